@@ -1,0 +1,54 @@
+#pragma once
+/// @file value_array.hpp
+/// @brief Storage for the values of a sparse object. For `Pattern` it stores nothing but a
+/// length, so a pattern-only graph costs index memory alone.
+
+#include <cstddef>
+#include <vector>
+
+#include "gridblas/core/types.hpp"
+
+namespace gridblas {
+
+/// A contiguous array of values (a std::vector), specialised to hold no memory for Pattern.
+template <class T>
+class ValueArray {
+public:
+    ValueArray() = default;
+    explicit ValueArray(std::size_t n, const T& v = T{}) : data_(n, v) {}
+    std::size_t size() const { return data_.size(); }
+    void resize(std::size_t n) { data_.resize(n); }
+    void reserve(std::size_t n) { data_.reserve(n); }
+    void clear() { data_.clear(); }
+    void push_back(const T& v) { data_.push_back(v); }
+    T& operator[](std::size_t i) { return data_[i]; }
+    const T& operator[](std::size_t i) const { return data_[i]; }
+    T* data() { return data_.data(); }
+    const T* data() const { return data_.data(); }
+    std::size_t bytes() const { return data_.capacity() * sizeof(T); }
+    bool operator==(const ValueArray&) const = default;
+
+private:
+    std::vector<T> data_;
+};
+
+template <>
+class ValueArray<Pattern> {
+public:
+    ValueArray() = default;
+    explicit ValueArray(std::size_t n, Pattern = {}) : n_(n) {}
+    std::size_t size() const { return n_; }
+    void resize(std::size_t n) { n_ = n; }
+    void reserve(std::size_t) {}
+    void clear() { n_ = 0; }
+    void push_back(Pattern) { ++n_; }
+    Pattern operator[](std::size_t) const { return {}; }
+    const Pattern* data() const { return nullptr; }
+    std::size_t bytes() const { return 0; }
+    bool operator==(const ValueArray&) const = default;
+
+private:
+    std::size_t n_ = 0;
+};
+
+}  // namespace gridblas

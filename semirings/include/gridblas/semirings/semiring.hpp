@@ -1,0 +1,52 @@
+#pragma once
+/// @file semiring.hpp
+/// @brief The Semiring concept (host code only) and helpers that work for any semiring.
+
+#include <concepts>
+
+#include "gridblas/semirings/builtin.hpp"
+
+namespace gridblas {
+
+/// A semiring over `S::value_type` whose product takes a matrix entry of type `A`.
+/// `has_terminal` / `is_terminal` are optional: see semiring_is_terminal().
+template <class S, class A = typename S::value_type>
+concept Semiring = requires(typename S::value_type v, A a) {
+    typename S::value_type;
+    { S::zero() } -> std::convertible_to<typename S::value_type>;
+    { S::add(v, v) } -> std::convertible_to<typename S::value_type>;
+    { S::mul(a, v) } -> std::convertible_to<typename S::value_type>;
+};
+
+/// Does the add monoid of S have a terminal value? False for semirings that do not say.
+template <class S>
+constexpr bool semiring_has_terminal() {
+    if constexpr (requires { S::has_terminal; }) {
+        return S::has_terminal;
+    } else {
+        return false;
+    }
+}
+
+/// True when v absorbs every further add, so a reduction may stop early.
+template <class S>
+constexpr bool semiring_is_terminal(typename S::value_type v) {
+    if constexpr (semiring_has_terminal<S>()) {
+        return S::is_terminal(v);
+    } else {
+        return false;
+    }
+}
+
+/// Builds a user-defined semiring from lambdas-free static functions is simple; this alias
+/// documents the expected shape for users:
+/// @code
+/// struct my_semiring {
+///     using value_type = double;
+///     static double zero() { return 0; }
+///     static double add(double a, double b) { return a + b; }
+///     static double mul(double a, double x) { return a * x + 1; }
+/// };
+/// @endcode
+
+}  // namespace gridblas

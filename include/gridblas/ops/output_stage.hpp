@@ -1,0 +1,111 @@
+#pragma once
+/// @file output_stage.hpp
+/// @brief The output stage shared by every operation: w⟨mask⟩ = accum(w, t), with
+/// structural/valued and complemented masks and replace, exactly as the GraphBLAS C API 2.1
+/// (§2.5 "the mask, accumulate and replace" steps). It runs on one rank's piece: the result
+/// t, the output w and the mask are all distributed alike, so no communication is needed.
+
+#include <cstddef>
+#include <type_traits>
+#include <vector>
+
+#include "gridblas/core/types.hpp"
+#include "gridblas/ops/descriptor.hpp"
+#include "gridblas/vector/dist_vector.hpp"
+#include "gridblas/vector/sparse_vector.hpp"
+
+namespace gridblas {
+
+namespace detail {
+
+/// Local mask test over a piece: allowed(i) per the descriptor.
+class LocalMask {
+public:
+    /// No mask: everything allowed, or nothing when complemented.
+    explicit LocalMask(bool complement) : none_(true), complement_(complement) {}
+
+    template <class M>
+    LocalMask(const DistVector<M>& m, const Descriptor& d)
+        : none_(false), complement_(d.mask_complement), bits_(bitmap_words(m.local_size()), 0) {
+        m.for_each_local([&](gindex_t g, const M& v) {
+            bool keep = true;
+            if constexpr (!std::is_same_v<M, Pattern>) {
+                keep = d.mask_structural || bool(v);
+            }
+            if (keep) {
+                const auto i = std::size_t(g - m.local_begin());
+                bits_[i >> 6] |= std::uint64_t(1) << (i & 63);
+            }
+        });
+    }
+
+    bool allows(lindex_t i) const {
+        if (none_) return !complement_;
+        const bool in = (bits_[i >> 6] >> (i & 63)) & 1u;
+        return in != complement_;
+    }
+    /// True when the mask lets every position through (no mask, not complemented).
+    bool all() const { return none_ && !complement_; }
+    /// Bitmap words of the mask's true positions (empty when there is no mask).
+    const std::vector<std::uint64_t>& words() const { return bits_; }
+    bool complement() const { return complement_; }
+    bool none() const { return none_; }
+
+private:
+    bool none_;
+    bool complement_;
+    std::vector<std::uint64_t> bits_;
+};
+
+template <class M>
+LocalMask make_local_mask(const M& mask, const Descriptor& d) {
+    if constexpr (std::is_same_v<M, NoMask>) {
+        return LocalMask(d.mask_complement);
+    } else {
+        return LocalMask(mask, d);
+    }
+}
+
+}  // namespace detail
+
+/// Applies w⟨mask⟩ = accum(w, t) on this rank's piece, where `t` holds the operation's
+/// result for the piece (local indices, ascending). `accum` is NoAccum or a callable
+/// accum(w_value, t_value).
+template <class W, class Accum, class TV>
+void apply_output_stage(DistVector<W>& w, const detail::LocalMask& mask, Accum accum,
+                        const SparseVector<TV>& t, const Descriptor& d) {
+    const SparseVector<W>& old = w.sparse();
+    SparseVector<W> out(w.local_size());
+    const auto& oi = old.indices();
+    const auto& ti = t.indices();
+    std::size_t a = 0, b = 0;
+    // Merge the old entries of w with t in index order.
+    while (a < oi.size() || b < ti.size()) {
+        const lindex_t ia = a < oi.size() ? oi[a] : lindex_t(-1);
+        const lindex_t ib = b < ti.size() ? ti[b] : lindex_t(-1);
+        const lindex_t i = ia < ib ? ia : ib;
+        const bool has_w = ia == i;
+        const bool has_t = ib == i;
+        if (mask.allows(i)) {
+            // z = accum(w, t) where both exist; else whichever exists (t alone without accum).
+            if constexpr (std::is_same_v<Accum, NoAccum>) {
+                if (has_t) out.push_back(i, W(t.values()[b]));
+            } else {
+                if (has_w && has_t) {
+                    out.push_back(i, W(accum(old.values()[a], W(t.values()[b]))));
+                } else if (has_t) {
+                    out.push_back(i, W(t.values()[b]));
+                } else {
+                    out.push_back(i, old.values()[a]);
+                }
+            }
+        } else if (has_w && !d.replace) {
+            out.push_back(i, old.values()[a]);
+        }
+        if (has_w) ++a;
+        if (has_t) ++b;
+    }
+    w.sparse() = std::move(out);
+}
+
+}  // namespace gridblas

@@ -1,0 +1,252 @@
+#pragma once
+/// @file dist_matrix.hpp
+/// @brief A sparse matrix distributed in 2D blocks over a pr x pc process grid.
+///
+/// Block (i, j) — the rows of row block i and the columns of column block j (see
+/// distribution.hpp) — lives on grid position P(i, j). Global ids are 64-bit, local ids inside
+/// a block 32-bit. Each block is stored twice, compressed by row and compressed by column
+/// (compressed_block.hpp), so that both push (SpMSpV) and pull (masked SpMV) kernels can run
+/// in either direction (vxm and mxv). Every member that communicates is collective over the
+/// grid and says so.
+
+#include <cstddef>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "gridblas/core/collective_check.hpp"
+#include "gridblas/core/distribution.hpp"
+#include "gridblas/core/error.hpp"
+#include "gridblas/core/process_grid.hpp"
+#include "gridblas/matrix/compressed_block.hpp"
+#include "gridblas/matrix/coo.hpp"
+
+namespace gridblas {
+
+/// How a distributed matrix is built.
+struct BuildOptions {
+    DuplicatePolicy duplicates = DuplicatePolicy::reject;  ///< tuples naming the same entry
+    LocalFormat format = LocalFormat::dcsc;                ///< storage of the local blocks
+};
+
+namespace detail {
+/// One tuple in flight to its owner, in the owner's local numbering.
+template <class T>
+struct RoutedTuple {
+    lindex_t row;
+    lindex_t col;
+    T val;
+};
+}  // namespace detail
+
+/// A distributed sparse matrix with values of type T (Pattern for a graph without values).
+template <class T>
+class DistMatrix {
+public:
+    using value_type = T;
+
+    DistMatrix() = default;
+
+    /// Builds an nrows x ncols matrix from tuples that each rank holds (any subset, any
+    /// order; they are sent to their owners). Collective. Throws the same exception on every
+    /// rank, with nothing built, when a tuple is out of range (IndexOutOfBounds), when a
+    /// duplicate is found under DuplicatePolicy::reject (InvalidValue), or when a block would
+    /// not fit 32-bit local indices (InvalidValue).
+    template <class Combine = KeepLast>
+    static DistMatrix from_tuples(std::shared_ptr<ProcessGrid> grid, gindex_t nrows,
+                                  gindex_t ncols, std::span<const gindex_t> rows,
+                                  std::span<const gindex_t> cols, const ValueArray<T>& vals,
+                                  const BuildOptions& opts = {}, Combine combine = {});
+
+    /// Same, from a CooMatrix holding this rank's tuples.
+    template <class Combine = KeepLast>
+    static DistMatrix from_coo(std::shared_ptr<ProcessGrid> grid, const CooMatrix<T, gindex_t>& coo,
+                               const BuildOptions& opts = {}, Combine combine = {}) {
+        return from_tuples(std::move(grid), coo.nrows, coo.ncols, coo.rows, coo.cols, coo.vals,
+                           opts, combine);
+    }
+
+    gindex_t nrows() const { return rows_.length; }
+    gindex_t ncols() const { return cols_.length; }
+    const std::shared_ptr<ProcessGrid>& grid() const { return grid_; }
+    /// Distribution of the rows (row blocks) and of the columns (column blocks).
+    const Distribution& row_dist() const { return rows_; }
+    const Distribution& col_dist() const { return cols_; }
+    LocalFormat local_format() const { return by_row_.format(); }
+
+    /// This rank's block compressed by local row (outer = row) / by local column.
+    const CompressedBlock<T>& by_row() const { return by_row_; }
+    const CompressedBlock<T>& by_col() const { return by_col_; }
+
+    /// Entries stored on this rank.
+    std::size_t local_nvals() const { return by_row_.nnz(); }
+    /// Entries stored on all ranks. Collective.
+    gindex_t nvals() const {
+        return grid_->world().allreduce(gindex_t(local_nvals()), comm::ReduceOp::sum, "nvals");
+    }
+    /// Bytes of this rank's blocks (both compressions).
+    std::size_t memory_bytes() const { return by_row_.memory_bytes() + by_col_.memory_bytes(); }
+
+    /// Calls f(global_row, global_col, value) for every entry stored on this rank.
+    template <class F>
+    void for_each_local(F&& f) const {
+        const int i = grid_->my_row();
+        const int j = grid_->my_col();
+        by_row_.for_each([&](lindex_t r, lindex_t c, const auto& v) {
+            f(rows_.global_row(i, r), cols_.global_col(j, c), v);
+        });
+    }
+
+    /// The transpose, distributed over the same grid. Collective.
+    DistMatrix transpose() const {
+        std::vector<gindex_t> r, c;
+        ValueArray<T> v;
+        local_tuples(r, c, v);
+        return from_tuples(grid_, ncols(), nrows(), c, r, v,
+                           BuildOptions{DuplicatePolicy::reject, local_format()});
+    }
+
+    /// Every entry, gathered on rank `root` (others get an empty CooMatrix with the right
+    /// dimensions). Collective; for tests and small outputs.
+    CooMatrix<T, gindex_t> gather(int root = 0) const;
+
+    /// This rank's entries as global tuples (appended).
+    void local_tuples(std::vector<gindex_t>& r, std::vector<gindex_t>& c, ValueArray<T>& v) const {
+        r.reserve(r.size() + local_nvals());
+        c.reserve(c.size() + local_nvals());
+        for_each_local([&](gindex_t gr, gindex_t gc, const auto& val) {
+            r.push_back(gr);
+            c.push_back(gc);
+            v.push_back(val);
+        });
+    }
+
+private:
+    std::shared_ptr<ProcessGrid> grid_;
+    Distribution rows_;
+    Distribution cols_;
+    CompressedBlock<T> by_row_;
+    CompressedBlock<T> by_col_;
+};
+
+// ---- implementation -------------------------------------------------------------------
+
+template <class T>
+template <class Combine>
+DistMatrix<T> DistMatrix<T>::from_tuples(std::shared_ptr<ProcessGrid> grid, gindex_t nrows,
+                                         gindex_t ncols, std::span<const gindex_t> rows,
+                                         std::span<const gindex_t> cols, const ValueArray<T>& vals,
+                                         const BuildOptions& opts, Combine combine) {
+    if (!grid) throw InvalidValue("DistMatrix::from_tuples: null process grid");
+    comm::Communicator& world = grid->world();
+    DistMatrix m;
+    m.grid_ = grid;
+    // Checks that depend only on arguments every rank shares: no communication needed.
+    if (nrows < 0 || ncols < 0) {
+        throw InvalidValue("DistMatrix: negative dimensions " + std::to_string(nrows) + " x " +
+                           std::to_string(ncols));
+    }
+    m.rows_ = Distribution(nrows, grid->pr(), grid->pc());
+    m.cols_ = Distribution(ncols, grid->pr(), grid->pc());
+    if (gindex_t(m.rows_.block_rows()) != gindex_t(grid->pc()) * m.rows_.nb ||
+        gindex_t(grid->pc()) * m.rows_.nb > gindex_t(max_lindex) ||
+        gindex_t(grid->pr()) * m.cols_.nb > gindex_t(max_lindex)) {
+        throw InvalidValue("DistMatrix: a " + std::to_string(nrows) + " x " +
+                           std::to_string(ncols) + " matrix on a " + std::to_string(grid->pr()) +
+                           " x " + std::to_string(grid->pc()) +
+                           " grid has blocks too large for 32-bit local indices");
+    }
+    // Local argument checks, made collective.
+    detail::run_collectively(world, [&] {
+        if (rows.size() != cols.size() || rows.size() != vals.size()) {
+            throw DimensionMismatch("DistMatrix: " + std::to_string(rows.size()) + " rows, " +
+                                    std::to_string(cols.size()) + " columns and " +
+                                    std::to_string(vals.size()) + " values given");
+        }
+        for (std::size_t k = 0; k < rows.size(); ++k) {
+            if (rows[k] < 0 || rows[k] >= nrows || cols[k] < 0 || cols[k] >= ncols) {
+                throw IndexOutOfBounds("DistMatrix: tuple (" + std::to_string(rows[k]) + ", " +
+                                       std::to_string(cols[k]) + ") outside a " +
+                                       std::to_string(nrows) + " x " + std::to_string(ncols) +
+                                       " matrix");
+            }
+        }
+    });
+
+    // Route every tuple to the owner of its block, in the owner's local numbering.
+    const int p = world.size();
+    const int pc = grid->pc();
+    std::vector<int> counts(std::size_t(p), 0);
+    std::vector<int> dest(rows.size());
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        dest[k] = m.rows_.row_block_of(rows[k]) * pc + m.cols_.col_block_of(cols[k]);
+        ++counts[std::size_t(dest[k])];
+    }
+    std::vector<int> offset(std::size_t(p) + 1, 0);
+    for (int r = 0; r < p; ++r) offset[std::size_t(r) + 1] = offset[std::size_t(r)] + counts[std::size_t(r)];
+    std::vector<detail::RoutedTuple<T>> send(rows.size());
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+        send[std::size_t(offset[std::size_t(dest[k])]++)] = {
+            m.rows_.local_row(rows[k]), m.cols_.local_col(cols[k]), vals[k]};
+    }
+    std::vector<int>().swap(dest);
+    std::vector<detail::RoutedTuple<T>> recv;
+    std::vector<int> recv_counts;
+    world.alltoallv(std::span<const detail::RoutedTuple<T>>(send), std::span<const int>(counts),
+                    recv, recv_counts, "matrix-build");
+    std::vector<detail::RoutedTuple<T>>().swap(send);
+
+    // Build the local block, collectively agreeing on duplicate errors.
+    detail::run_collectively(world, [&] {
+        std::vector<lindex_t> r(recv.size()), c(recv.size());
+        ValueArray<T> v(recv.size());
+        for (std::size_t k = 0; k < recv.size(); ++k) {
+            r[k] = recv[k].row;
+            c[k] = recv[k].col;
+            if constexpr (!std::is_same_v<T, Pattern>) v[k] = recv[k].val;
+        }
+        std::vector<detail::RoutedTuple<T>>().swap(recv);
+        const lindex_t br = m.rows_.block_rows();
+        const lindex_t bc = m.cols_.block_cols();
+        m.by_row_ = CompressedBlock<T>::build(opts.format, br, bc, r, c, v, opts.duplicates, combine);
+        // The by-column copy comes from the de-duplicated by-row block.
+        r.clear();
+        c.clear();
+        v.clear();
+        m.by_row_.for_each([&](lindex_t o, lindex_t in, const auto& val) {
+            r.push_back(o);
+            c.push_back(in);
+            v.push_back(val);
+        });
+        m.by_col_ = CompressedBlock<T>::build(opts.format, bc, br, c, r, v);
+    });
+    return m;
+}
+
+template <class T>
+CooMatrix<T, gindex_t> DistMatrix<T>::gather(int root) const {
+    std::vector<gindex_t> r, c;
+    ValueArray<T> v;
+    local_tuples(r, c, v);
+    comm::Communicator& world = grid_->world();
+    std::vector<gindex_t> all_r, all_c;
+    std::vector<int> counts;
+    world.allgatherv(std::span<const gindex_t>(r), all_r, counts, "gather");
+    world.allgatherv(std::span<const gindex_t>(c), all_c, counts, "gather");
+    CooMatrix<T, gindex_t> out(nrows(), ncols());
+    if constexpr (!std::is_same_v<T, Pattern>) {
+        std::vector<T> vv(v.data(), v.data() + v.size()), all_v;
+        world.allgatherv(std::span<const T>(vv), all_v, counts, "gather");
+        if (world.rank() == root) {
+            for (std::size_t k = 0; k < all_r.size(); ++k) out.push_back(all_r[k], all_c[k], all_v[k]);
+        }
+    } else {
+        if (world.rank() == root) {
+            for (std::size_t k = 0; k < all_r.size(); ++k) out.push_back(all_r[k], all_c[k]);
+        }
+    }
+    return out;
+}
+
+}  // namespace gridblas

@@ -1,0 +1,81 @@
+// ProcessGrid: splits a communicator into a pr x pc grid with row and column communicators.
+
+#include "gridblas/core/process_grid.hpp"
+
+#include <string>
+
+#include "gridblas/core/error.hpp"
+
+namespace gridblas {
+
+std::pair<int, int> ProcessGrid::default_shape(int p) {
+    int pr = 1;
+    for (int d = 1; d * d <= p; ++d) {
+        if (p % d == 0) pr = d;
+    }
+    return {pr, p / pr};
+}
+
+ProcessGrid::ProcessGrid(MPI_Comm comm, int pr, int pc, const comm::Options& options) {
+    int p = 0;
+    if (MPI_Comm_size(comm, &p) != MPI_SUCCESS || MPI_Comm_rank(comm, &rank_) != MPI_SUCCESS) {
+        throw CommError("ProcessGrid: MPI_Comm_size/rank failed");
+    }
+    if (pr == 0 && pc == 0) {
+        std::tie(pr, pc) = default_shape(p);
+    }
+    if (pr <= 0 || pc <= 0 || pr * pc != p) {
+        throw InvalidValue("ProcessGrid: a " + std::to_string(pr) + " x " + std::to_string(pc) +
+                           " grid needs " + std::to_string(pr * pc) + " ranks, but the " +
+                           "communicator has " + std::to_string(p));
+    }
+    pr_ = pr;
+    pc_ = pc;
+    if (MPI_Comm_dup(comm, &base_comm_) != MPI_SUCCESS ||
+        MPI_Comm_split(comm, my_row(), my_col(), &row_comm_) != MPI_SUCCESS ||
+        MPI_Comm_split(comm, my_col(), my_row(), &col_comm_) != MPI_SUCCESS) {
+        throw CommError("ProcessGrid: MPI_Comm_dup/MPI_Comm_split failed");
+    }
+    world_ = comm::Communicator::create(base_comm_, options);
+    row_ = comm::Communicator::create(row_comm_, options);
+    col_ = comm::Communicator::create(col_comm_, options);
+}
+
+ProcessGrid::~ProcessGrid() {
+    world_.reset();
+    row_.reset();
+    col_.reset();
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!finalized) {
+        if (base_comm_ != MPI_COMM_NULL) MPI_Comm_free(&base_comm_);
+        if (row_comm_ != MPI_COMM_NULL) MPI_Comm_free(&row_comm_);
+        if (col_comm_ != MPI_COMM_NULL) MPI_Comm_free(&col_comm_);
+    }
+}
+
+std::shared_ptr<ProcessGrid> ProcessGrid::create(MPI_Comm comm, int pr, int pc,
+                                                 const comm::Options& options) {
+    return std::make_shared<ProcessGrid>(comm, pr, pc, options);
+}
+
+void ProcessGrid::set_comm_options(const comm::Options& options) {
+    world_ = comm::Communicator::create(base_comm_, options);
+    row_ = comm::Communicator::create(row_comm_, options);
+    col_ = comm::Communicator::create(col_comm_, options);
+}
+
+void ProcessGrid::reset_counters() const {
+    world_->reset_counters();
+    row_->reset_counters();
+    col_->reset_counters();
+}
+
+comm::Counters ProcessGrid::total_counters() const {
+    comm::Counters c = world_->total();
+    c += row_->total();
+    c += col_->total();
+    return c;
+}
+
+}  // namespace gridblas

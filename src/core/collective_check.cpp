@@ -73,7 +73,7 @@ void throw_if_any_failed(comm::Communicator& comm, const CapturedError& local) {
     // The first failing rank tells everyone what went wrong.
     std::int64_t head[2] = {std::int64_t(local.kind), std::int64_t(local.message.size())};
     comm.broadcast(std::span<std::int64_t>(head, 2), first, "error-agreement");
-    std::vector<char> text(std::size_t(head[1]));
+    std::vector<char> text(static_cast<std::size_t>(head[1]));
     if (me == first) text.assign(local.message.begin(), local.message.end());
     comm.broadcast(std::span<char>(text), first, "error-agreement");
     std::string msg(text.begin(), text.end());

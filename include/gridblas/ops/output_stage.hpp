@@ -18,7 +18,8 @@ namespace gridblas {
 
 namespace detail {
 
-/// Local mask test over a piece: allowed(i) per the descriptor.
+/// Local mask test over a piece: allowed(i) per the descriptor. A structural mask held as a
+/// bitmap is used in place (no copy); other masks are turned into bits once.
 class LocalMask {
 public:
     /// No mask: everything allowed, or nothing when complemented.
@@ -26,7 +27,13 @@ public:
 
     template <class M>
     LocalMask(const DistVector<M>& m, const Descriptor& d)
-        : none_(false), complement_(d.mask_complement), bits_(bitmap_words(m.local_size()), 0) {
+        : none_(false), complement_(d.mask_complement) {
+        if (m.format() != VectorFormat::sparse &&
+            (d.mask_structural || std::is_same_v<M, Pattern>)) {
+            bits_ = m.bitmap().words().data();
+            return;
+        }
+        own_.assign(bitmap_words(m.local_size()), 0);
         m.for_each_local([&](gindex_t g, const M& v) {
             bool keep = true;
             if constexpr (!std::is_same_v<M, Pattern>) {
@@ -34,9 +41,10 @@ public:
             }
             if (keep) {
                 const auto i = std::size_t(g - m.local_begin());
-                bits_[i >> 6] |= std::uint64_t(1) << (i & 63);
+                own_[i >> 6] |= std::uint64_t(1) << (i & 63);
             }
         });
+        bits_ = own_.data();
     }
 
     bool allows(lindex_t i) const {
@@ -46,15 +54,14 @@ public:
     }
     /// True when the mask lets every position through (no mask, not complemented).
     bool all() const { return none_ && !complement_; }
-    /// Bitmap words of the mask's true positions (empty when there is no mask).
-    const std::vector<std::uint64_t>& words() const { return bits_; }
     bool complement() const { return complement_; }
     bool none() const { return none_; }
 
 private:
     bool none_;
     bool complement_;
-    std::vector<std::uint64_t> bits_;
+    const std::uint64_t* bits_ = nullptr;
+    std::vector<std::uint64_t> own_;
 };
 
 template <class M>
@@ -74,6 +81,18 @@ LocalMask make_local_mask(const M& mask, const Descriptor& d) {
 template <class W, class Accum, class TV>
 void apply_output_stage(DistVector<W>& w, const detail::LocalMask& mask, Accum accum,
                         const SparseVector<TV>& t, const Descriptor& d) {
+    if constexpr (std::is_same_v<Accum, NoAccum>) {
+        // Without an accumulator and with replace (or an empty w) the result is t where the
+        // mask allows it: rewrite w in place, reusing its buffers.
+        if (d.replace || w.local_nvals() == 0) {
+            SparseVector<W>& out = w.sparse();
+            out.clear();
+            for (std::size_t k = 0; k < t.nvals(); ++k) {
+                if (mask.allows(t.indices()[k])) out.push_back(t.indices()[k], W(t.values()[k]));
+            }
+            return;
+        }
+    }
     const SparseVector<W>& old = w.sparse();
     SparseVector<W> out(w.local_size());
     const auto& oi = old.indices();

@@ -122,6 +122,44 @@ public:
         });
     }
 
+    /// Tuples routed to this rank, in its block's local numbering.
+    struct LocalTuples {
+        std::vector<lindex_t> rows;
+        std::vector<lindex_t> cols;
+        ValueArray<T> vals;
+    };
+
+    /// An empty matrix shell on `grid` (no blocks built yet); used by builders that stream
+    /// tuples in with route_append() and finish with assemble().
+    static DistMatrix shell(std::shared_ptr<ProcessGrid> grid, gindex_t nrows, gindex_t ncols) {
+        if (!grid) throw InvalidValue("DistMatrix: null process grid");
+        if (nrows < 0 || ncols < 0) {
+            throw InvalidValue("DistMatrix: negative dimensions " + std::to_string(nrows) +
+                               " x " + std::to_string(ncols));
+        }
+        DistMatrix m;
+        m.grid_ = std::move(grid);
+        m.rows_ = Distribution(nrows, m.grid_->pr(), m.grid_->pc());
+        m.cols_ = Distribution(ncols, m.grid_->pr(), m.grid_->pc());
+        if (gindex_t(m.grid_->pc()) * m.rows_.nb > gindex_t(max_lindex) ||
+            gindex_t(m.grid_->pr()) * m.cols_.nb > gindex_t(max_lindex)) {
+            throw InvalidValue("DistMatrix: a " + std::to_string(nrows) + " x " +
+                               std::to_string(ncols) + " matrix on a " +
+                               std::to_string(m.grid_->pr()) + " x " +
+                               std::to_string(m.grid_->pc()) +
+                               " grid has blocks too large for 32-bit local indices");
+        }
+        return m;
+    }
+    /// Sends global tuples (already checked to be in range) to their owners and appends the
+    /// ones this rank receives to `acc`. Collective.
+    static void route_append(ProcessGrid& grid, const Distribution& rd, const Distribution& cd,
+                             std::span<const gindex_t> rows, std::span<const gindex_t> cols,
+                             const ValueArray<T>& vals, LocalTuples& acc);
+    /// Builds this rank's blocks from its routed tuples. Collective (errors agree).
+    template <class Combine = KeepLast>
+    void assemble(LocalTuples&& acc, const BuildOptions& opts, Combine combine = {});
+
 private:
     std::shared_ptr<ProcessGrid> grid_;
     Distribution rows_;
@@ -138,25 +176,8 @@ DistMatrix<T> DistMatrix<T>::from_tuples(std::shared_ptr<ProcessGrid> grid, gind
                                          gindex_t ncols, std::span<const gindex_t> rows,
                                          std::span<const gindex_t> cols, const ValueArray<T>& vals,
                                          const BuildOptions& opts, Combine combine) {
-    if (!grid) throw InvalidValue("DistMatrix::from_tuples: null process grid");
+    DistMatrix m = shell(grid, nrows, ncols);  // checks shared arguments, no communication
     comm::Communicator& world = grid->world();
-    DistMatrix m;
-    m.grid_ = grid;
-    // Checks that depend only on arguments every rank shares: no communication needed.
-    if (nrows < 0 || ncols < 0) {
-        throw InvalidValue("DistMatrix: negative dimensions " + std::to_string(nrows) + " x " +
-                           std::to_string(ncols));
-    }
-    m.rows_ = Distribution(nrows, grid->pr(), grid->pc());
-    m.cols_ = Distribution(ncols, grid->pr(), grid->pc());
-    if (gindex_t(m.rows_.block_rows()) != gindex_t(grid->pc()) * m.rows_.nb ||
-        gindex_t(grid->pc()) * m.rows_.nb > gindex_t(max_lindex) ||
-        gindex_t(grid->pr()) * m.cols_.nb > gindex_t(max_lindex)) {
-        throw InvalidValue("DistMatrix: a " + std::to_string(nrows) + " x " +
-                           std::to_string(ncols) + " matrix on a " + std::to_string(grid->pr()) +
-                           " x " + std::to_string(grid->pc()) +
-                           " grid has blocks too large for 32-bit local indices");
-    }
     // Local argument checks, made collective.
     detail::run_collectively(world, [&] {
         if (rows.size() != cols.size() || rows.size() != vals.size()) {
@@ -174,21 +195,33 @@ DistMatrix<T> DistMatrix<T>::from_tuples(std::shared_ptr<ProcessGrid> grid, gind
         }
     });
 
-    // Route every tuple to the owner of its block, in the owner's local numbering.
+    LocalTuples acc;
+    route_append(*grid, m.rows_, m.cols_, rows, cols, vals, acc);
+    m.assemble(std::move(acc), opts, combine);
+    return m;
+}
+
+template <class T>
+void DistMatrix<T>::route_append(ProcessGrid& grid, const Distribution& rd, const Distribution& cd,
+                                 std::span<const gindex_t> rows, std::span<const gindex_t> cols,
+                                 const ValueArray<T>& vals, LocalTuples& acc) {
+    comm::Communicator& world = grid.world();
     const int p = world.size();
-    const int pc = grid->pc();
+    const int pc = grid.pc();
     std::vector<int> counts(std::size_t(p), 0);
     std::vector<int> dest(rows.size());
     for (std::size_t k = 0; k < rows.size(); ++k) {
-        dest[k] = m.rows_.row_block_of(rows[k]) * pc + m.cols_.col_block_of(cols[k]);
+        dest[k] = rd.row_block_of(rows[k]) * pc + cd.col_block_of(cols[k]);
         ++counts[std::size_t(dest[k])];
     }
     std::vector<int> offset(std::size_t(p) + 1, 0);
-    for (int r = 0; r < p; ++r) offset[std::size_t(r) + 1] = offset[std::size_t(r)] + counts[std::size_t(r)];
+    for (int r = 0; r < p; ++r) {
+        offset[std::size_t(r) + 1] = offset[std::size_t(r)] + counts[std::size_t(r)];
+    }
     std::vector<detail::RoutedTuple<T>> send(rows.size());
     for (std::size_t k = 0; k < rows.size(); ++k) {
-        send[std::size_t(offset[std::size_t(dest[k])]++)] = {
-            m.rows_.local_row(rows[k]), m.cols_.local_col(cols[k]), vals[k]};
+        send[std::size_t(offset[std::size_t(dest[k])]++)] = {rd.local_row(rows[k]),
+                                                             cd.local_col(cols[k]), vals[k]};
     }
     std::vector<int>().swap(dest);
     std::vector<detail::RoutedTuple<T>> recv;
@@ -196,32 +229,36 @@ DistMatrix<T> DistMatrix<T>::from_tuples(std::shared_ptr<ProcessGrid> grid, gind
     world.alltoallv(std::span<const detail::RoutedTuple<T>>(send), std::span<const int>(counts),
                     recv, recv_counts, "matrix-build");
     std::vector<detail::RoutedTuple<T>>().swap(send);
+    acc.rows.reserve(acc.rows.size() + recv.size());
+    acc.cols.reserve(acc.cols.size() + recv.size());
+    acc.vals.reserve(acc.vals.size() + recv.size());
+    for (const auto& t : recv) {
+        acc.rows.push_back(t.row);
+        acc.cols.push_back(t.col);
+        acc.vals.push_back(t.val);
+    }
+}
 
+template <class T>
+template <class Combine>
+void DistMatrix<T>::assemble(LocalTuples&& acc, const BuildOptions& opts, Combine combine) {
     // Build the local block, collectively agreeing on duplicate errors.
-    detail::run_collectively(world, [&] {
-        std::vector<lindex_t> r(recv.size()), c(recv.size());
-        ValueArray<T> v(recv.size());
-        for (std::size_t k = 0; k < recv.size(); ++k) {
-            r[k] = recv[k].row;
-            c[k] = recv[k].col;
-            if constexpr (!std::is_same_v<T, Pattern>) v[k] = recv[k].val;
-        }
-        std::vector<detail::RoutedTuple<T>>().swap(recv);
-        const lindex_t br = m.rows_.block_rows();
-        const lindex_t bc = m.cols_.block_cols();
-        m.by_row_ = CompressedBlock<T>::build(opts.format, br, bc, r, c, v, opts.duplicates, combine);
+    detail::run_collectively(grid_->world(), [&] {
+        const lindex_t br = rows_.block_rows();
+        const lindex_t bc = cols_.block_cols();
+        by_row_ = CompressedBlock<T>::build(opts.format, br, bc, acc.rows, acc.cols, acc.vals,
+                                            opts.duplicates, combine);
         // The by-column copy comes from the de-duplicated by-row block.
-        r.clear();
-        c.clear();
-        v.clear();
-        m.by_row_.for_each([&](lindex_t o, lindex_t in, const auto& val) {
-            r.push_back(o);
-            c.push_back(in);
-            v.push_back(val);
+        acc.rows.clear();
+        acc.cols.clear();
+        acc.vals.clear();
+        by_row_.for_each([&](lindex_t o, lindex_t in, const auto& val) {
+            acc.rows.push_back(o);
+            acc.cols.push_back(in);
+            acc.vals.push_back(val);
         });
-        m.by_col_ = CompressedBlock<T>::build(opts.format, bc, br, c, r, v);
+        by_col_ = CompressedBlock<T>::build(opts.format, bc, br, acc.cols, acc.rows, acc.vals);
     });
-    return m;
 }
 
 template <class T>

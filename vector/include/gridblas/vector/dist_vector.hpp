@@ -14,6 +14,7 @@
 /// the piece.
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -126,8 +127,25 @@ public:
     /// Calls f(global_index, value) for each local entry, ascending.
     template <class F>
     void for_each_local(F&& f) const {
-        const auto& s = sparse();
-        for (std::size_t k = 0; k < s.nvals(); ++k) f(begin_ + gindex_t(s.indices()[k]), s.values()[k]);
+        if (fmt_ == VectorFormat::sparse) {
+            for (std::size_t k = 0; k < sparse_.nvals(); ++k) {
+                f(begin_ + gindex_t(sparse_.indices()[k]), sparse_.values()[k]);
+            }
+            return;
+        }
+        const auto& words = bitmap_.words();
+        for (std::size_t w = 0; w < words.size(); ++w) {
+            std::uint64_t bits = words[w];
+            while (bits) {
+                const lindex_t i = lindex_t(w * 64 + std::size_t(std::countr_zero(bits)));
+                bits &= bits - 1;
+                if constexpr (BitmapVector<T>::has_values) {
+                    f(begin_ + gindex_t(i), bitmap_.value(i));
+                } else {
+                    f(begin_ + gindex_t(i), T{});
+                }
+            }
+        }
     }
 
     /// Every entry, on every rank, sorted by index. Collective; for tests and small outputs.

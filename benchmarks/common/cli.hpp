@@ -1,0 +1,90 @@
+#pragma once
+// A small command-line parser for the benchmark programs: "--name value" and "--flag"
+// options, with errors that name the option.
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gridblas::bench {
+
+class Cli {
+public:
+    /// `flags` take no value; every other known option takes one.
+    Cli(int argc, char** argv, const std::set<std::string>& options,
+        const std::set<std::string>& flags) {
+        for (int i = 1; i < argc; ++i) {
+            std::string a = argv[i];
+            if (a.rfind("--", 0) != 0) throw std::invalid_argument("unexpected argument '" + a + "'");
+            std::string name = a.substr(2), value;
+            const auto eq = name.find('=');
+            if (eq != std::string::npos) {
+                value = name.substr(eq + 1);
+                name = name.substr(0, eq);
+            }
+            if (flags.count(name)) {
+                if (eq != std::string::npos) {
+                    throw std::invalid_argument("option --" + name + " takes no value");
+                }
+                values_[name] = "1";
+            } else if (options.count(name)) {
+                if (eq == std::string::npos) {
+                    if (i + 1 >= argc) throw std::invalid_argument("option --" + name + " needs a value");
+                    value = argv[++i];
+                }
+                values_[name] = value;
+            } else {
+                throw std::invalid_argument("unknown option --" + name + " (see --help)");
+            }
+        }
+    }
+
+    bool has(const std::string& n) const { return values_.count(n) != 0; }
+    std::string str(const std::string& n, const std::string& def) const {
+        auto it = values_.find(n);
+        return it == values_.end() ? def : it->second;
+    }
+    std::int64_t integer(const std::string& n, std::int64_t def, std::int64_t lo,
+                         std::int64_t hi) const {
+        auto it = values_.find(n);
+        if (it == values_.end()) return def;
+        std::size_t pos = 0;
+        std::int64_t v = 0;
+        try {
+            v = std::stoll(it->second, &pos);
+        } catch (const std::exception&) {
+            pos = 0;
+        }
+        if (pos == 0 || pos != it->second.size()) {
+            throw std::invalid_argument("option --" + n + ": '" + it->second + "' is not an integer");
+        }
+        if (v < lo || v > hi) {
+            throw std::invalid_argument("option --" + n + ": " + it->second + " is outside [" +
+                                        std::to_string(lo) + ", " + std::to_string(hi) + "]");
+        }
+        return v;
+    }
+    double real(const std::string& n, double def) const {
+        auto it = values_.find(n);
+        if (it == values_.end()) return def;
+        std::size_t pos = 0;
+        double v = 0;
+        try {
+            v = std::stod(it->second, &pos);
+        } catch (const std::exception&) {
+            pos = 0;
+        }
+        if (pos == 0 || pos != it->second.size()) {
+            throw std::invalid_argument("option --" + n + ": '" + it->second + "' is not a number");
+        }
+        return v;
+    }
+
+private:
+    std::map<std::string, std::string> values_;
+};
+
+}  // namespace gridblas::bench

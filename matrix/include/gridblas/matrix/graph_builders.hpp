@@ -1,0 +1,155 @@
+#pragma once
+/// @file graph_builders.hpp
+/// @brief Distributed matrices from generators and files: each rank generates its own slice
+/// of a Kronecker or uniform graph, or rank 0 streams a Matrix Market file in bounded chunks
+/// to the owners of the entries. Graph preparation for BFS (symmetrise, drop self-loops,
+/// combine duplicates) is an option of each builder.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gridblas/core/collective_check.hpp"
+#include "gridblas/matrix/dist_matrix.hpp"
+#include "gridblas/matrix/generators.hpp"
+#include "gridblas/matrix/matrix_market.hpp"
+
+namespace gridblas {
+
+/// Preparation of an edge set into a graph matrix.
+struct GraphOptions {
+    bool symmetrize = true;       ///< add v -> u for every u -> v (undirected graph)
+    bool drop_self_loops = true;  ///< remove u -> u
+    LocalFormat format = LocalFormat::dcsc;
+};
+
+namespace detail {
+
+/// Applies GraphOptions to edge arrays in place (pattern values).
+inline void prepare_edges(std::vector<gindex_t>& src, std::vector<gindex_t>& dst,
+                          const GraphOptions& g) {
+    if (g.drop_self_loops) {
+        std::size_t w = 0;
+        for (std::size_t k = 0; k < src.size(); ++k) {
+            if (src[k] != dst[k]) {
+                src[w] = src[k];
+                dst[w] = dst[k];
+                ++w;
+            }
+        }
+        src.resize(w);
+        dst.resize(w);
+    }
+    if (g.symmetrize) {
+        const std::size_t m = src.size();
+        src.reserve(2 * m);
+        dst.reserve(2 * m);
+        for (std::size_t k = 0; k < m; ++k) {
+            src.push_back(dst[k]);
+            dst.push_back(src[k]);
+        }
+    }
+}
+
+/// Builds a pattern graph from per-rank edge slices produced by `gen(first, count, s, d)`.
+template <class Gen>
+DistMatrix<Pattern> graph_from_slices(std::shared_ptr<ProcessGrid> grid, gindex_t n,
+                                      std::uint64_t total, const GraphOptions& g, Gen&& gen) {
+    auto m = DistMatrix<Pattern>::shell(grid, n, n);
+    typename DistMatrix<Pattern>::LocalTuples acc;
+    // Generate and route in bounded batches so the peak memory stays near the final size.
+    const auto [first, count] = slice_range(total, grid->rank(), grid->size());
+    const std::uint64_t batch = std::uint64_t(1) << 24;
+    const std::uint64_t max_count = grid->world().allreduce(count, comm::ReduceOp::max, "graph");
+    std::vector<gindex_t> src, dst;
+    for (std::uint64_t done = 0; done < max_count; done += batch) {
+        src.clear();
+        dst.clear();
+        if (done < count) gen(first + done, std::min(batch, count - done), src, dst);
+        prepare_edges(src, dst, g);
+        DistMatrix<Pattern>::route_append(*grid, m.row_dist(), m.col_dist(), src, dst,
+                                          ValueArray<Pattern>(src.size()), acc);
+    }
+    m.assemble(std::move(acc), BuildOptions{DuplicatePolicy::combine, g.format});
+    return m;
+}
+
+}  // namespace detail
+
+/// The Graph500 Kronecker graph of `p` as a distributed pattern matrix; rank r generates
+/// edges slice_range(num_edges, r, p). Identical for every grid shape and rank count.
+/// Collective.
+inline DistMatrix<Pattern> kronecker_graph(std::shared_ptr<ProcessGrid> grid,
+                                           const KroneckerParams& p, const GraphOptions& g = {}) {
+    validate(p);
+    return detail::graph_from_slices(
+        std::move(grid), num_vertices(p), num_edges(p), g,
+        [&](std::uint64_t first, std::uint64_t count, auto& s, auto& d) {
+            kronecker_edges(p, first, count, s, d);
+        });
+}
+
+/// A uniform random graph as a distributed pattern matrix. Collective.
+inline DistMatrix<Pattern> uniform_graph(std::shared_ptr<ProcessGrid> grid,
+                                         const UniformParams& p, const GraphOptions& g = {}) {
+    validate(p);
+    return detail::graph_from_slices(
+        std::move(grid), p.num_vertices, p.num_edges, g,
+        [&](std::uint64_t first, std::uint64_t count, auto& s, auto& d) {
+            uniform_edges(p, first, count, s, d);
+        });
+}
+
+/// Options of read_matrix_market_dist().
+struct DistReadOptions {
+    DuplicatePolicy duplicates = DuplicatePolicy::reject;
+    LocalFormat format = LocalFormat::dcsc;
+    std::size_t chunk_entries = std::size_t(1) << 20;  ///< entries rank 0 holds at a time
+    int root = 0;                                       ///< the rank that reads the file
+};
+
+/// Reads a Matrix Market file into a distributed matrix: rank `root` streams it in chunks of
+/// `chunk_entries` entries and sends each chunk's tuples to their owners, so no rank ever
+/// holds the file's text or more than one chunk of tuples besides its own block. Errors in
+/// the file are thrown on every rank. Collective.
+template <class T, class Combine = KeepLast>
+DistMatrix<T> read_matrix_market_dist(std::shared_ptr<ProcessGrid> grid, const std::string& path,
+                                      const DistReadOptions& o = {}, Combine combine = {}) {
+    comm::Communicator& world = grid->world();
+    const bool root = world.rank() == o.root;
+    std::unique_ptr<MatrixMarketReader> reader;
+    gindex_t dims[2] = {0, 0};
+    detail::run_collectively(world, [&] {
+        if (o.chunk_entries == 0) throw InvalidValue("read_matrix_market_dist: chunk_entries 0");
+        if (root) {
+            reader = std::make_unique<MatrixMarketReader>(path);
+            dims[0] = reader->header().nrows;
+            dims[1] = reader->header().ncols;
+        }
+    });
+    world.broadcast(std::span<gindex_t>(dims, 2), o.root, "read-matrix-market");
+    DistMatrix<T> m;
+    detail::run_collectively(world, [&] { m = DistMatrix<T>::shell(grid, dims[0], dims[1]); });
+    typename DistMatrix<T>::LocalTuples acc;
+    CooMatrix<T, gindex_t> chunk;
+    int more = 1;
+    while (more) {
+        chunk.clear();
+        detail::run_collectively(world, [&] {
+            if (root) more = reader->read_chunk<T>(o.chunk_entries, chunk) ? 1 : 0;
+        });
+        world.broadcast(std::span<int>(&more, 1), o.root, "read-matrix-market");
+        DistMatrix<T>::route_append(*grid, m.row_dist(), m.col_dist(), chunk.rows, chunk.cols,
+                                    chunk.vals, acc);
+    }
+    m.assemble(std::move(acc), BuildOptions{o.duplicates, o.format}, combine);
+    return m;
+}
+
+/// A BFS graph from a Matrix Market file: pattern only, prepared by GraphOptions (duplicates
+/// are combined). Collective.
+DistMatrix<Pattern> read_graph_matrix_market(std::shared_ptr<ProcessGrid> grid,
+                                             const std::string& path, const GraphOptions& g = {});
+
+}  // namespace gridblas

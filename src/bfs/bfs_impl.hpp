@@ -1,0 +1,58 @@
+#pragma once
+// Private state of BfsSolver, shared by the files of src/bfs.
+
+#include <cstdint>
+#include <vector>
+
+#include "gridblas/algorithms/bfs.hpp"
+#include "gridblas/ops/spmv.hpp"
+#include "gridblas/vector/dist_vector.hpp"
+
+namespace gridblas {
+
+/// A vertex found by the bottom-up step: its index in the piece and its parent's global id.
+struct BfsFound {
+    lindex_t v;
+    gindex_t parent;
+};
+
+struct BfsSolver::Impl {
+    const DistMatrix<Pattern>& a;
+    BfsOptions opt;
+    ProcessGrid& grid;
+    Distribution dist;      ///< vertex distribution (rows and columns alike: A is square)
+    gindex_t begin = 0;     ///< first vertex of this rank's piece
+    lindex_t local_n = 0;   ///< vertices in this rank's piece
+    std::vector<gindex_t> degree;  ///< out-degree of each vertex of the piece
+    gindex_t total_edges = 0;      ///< stored entries of A
+
+    // Search state.
+    DistVector<Pattern> visited;      ///< bitmap over the piece
+    DistVector<gindex_t> frontier;    ///< top-down input: entries carry their own global id
+    DistVector<gindex_t> next;        ///< top-down output
+    std::vector<lindex_t> frontier_list;  ///< the frontier as sorted piece indices
+    SpmvWorkspace<gindex_t, gindex_t, Pattern> td_ws;
+
+    // Bottom-up buffers (sized once).
+    std::vector<lindex_t> bu_ids;
+    std::vector<lindex_t> bu_all;
+    std::vector<std::uint64_t> front_bits;  ///< frontier over the row block
+    std::vector<std::uint64_t> completed;   ///< "done" bits of the piece being processed
+    std::vector<std::uint64_t> completed_in;
+    std::vector<BfsFound> found;
+    std::vector<BfsFound> found_in;
+    std::vector<gindex_t> best;             ///< min mode: best parent per piece index
+    std::vector<lindex_t> touched;
+    std::vector<std::vector<BfsFound>> thread_found;
+
+    Impl(const DistMatrix<Pattern>& m, const BfsOptions& o);
+
+    /// One top-down level: returns the adjacency entries examined on this rank.
+    std::uint64_t top_down_step(gindex_t depth, BfsResult& r);
+    /// One bottom-up level: returns the adjacency entries examined on this rank.
+    std::uint64_t bottom_up_step(gindex_t depth, BfsResult& r);
+    /// Parent mode "after": parents from levels, once the search is over.
+    void parents_from_levels(BfsResult& r);
+};
+
+}  // namespace gridblas

@@ -1,0 +1,193 @@
+// BfsSolver: the level loop of direction-optimising BFS (Beamer, Asanović & Patterson,
+// SC'12) over a 2D-distributed matrix, with per-level statistics. The top-down step is a
+// vxm (top_down.cpp), the bottom-up step the rotating masked pull of seed 002 Algorithm 4
+// (bottom_up.cpp).
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <string>
+
+#include "bfs/bfs_impl.hpp"
+#include "gridblas/core/error.hpp"
+
+namespace gridblas {
+
+std::string to_string(BfsDirection d) {
+    switch (d) {
+        case BfsDirection::top_down: return "topdown";
+        case BfsDirection::bottom_up: return "bottomup";
+        default: return "auto";
+    }
+}
+
+std::string to_string(ParentMode p) {
+    switch (p) {
+        case ParentMode::any: return "any";
+        case ParentMode::after: return "after";
+        default: return "min";
+    }
+}
+
+BfsDirection parse_bfs_direction(const std::string& s) {
+    if (s == "auto") return BfsDirection::automatic;
+    if (s == "topdown") return BfsDirection::top_down;
+    if (s == "bottomup") return BfsDirection::bottom_up;
+    throw InvalidValue("BFS direction '" + s + "' (expected auto, topdown or bottomup)");
+}
+
+ParentMode parse_parent_mode(const std::string& s) {
+    if (s == "min") return ParentMode::min;
+    if (s == "any") return ParentMode::any;
+    if (s == "after") return ParentMode::after;
+    throw InvalidValue("parent mode '" + s + "' (expected min, any or after)");
+}
+
+BfsSolver::Impl::Impl(const DistMatrix<Pattern>& m, const BfsOptions& o)
+    : a(m), opt(o), grid(*m.grid()), dist(m.row_dist()) {
+    if (m.nrows() != m.ncols()) {
+        throw DimensionMismatch("bfs: the adjacency matrix must be square, not " +
+                                std::to_string(m.nrows()) + " x " + std::to_string(m.ncols()));
+    }
+    if (!(o.alpha > 0) || !(o.beta > 0)) {
+        throw InvalidValue("bfs: alpha and beta must be positive");
+    }
+    visited = DistVector<Pattern>(m.grid(), m.nrows());
+    visited.to_format(VectorFormat::bitmap);
+    frontier = DistVector<gindex_t>(m.grid(), m.nrows());
+    next = DistVector<gindex_t>(m.grid(), m.nrows());
+    begin = visited.local_begin();
+    local_n = visited.local_size();
+
+    // Out-degrees: row counts of the block, summed along the grid row, own piece kept.
+    const lindex_t nrb = dist.block_rows();
+    std::vector<gindex_t> counts(nrb, 0);
+    a.by_row().for_each([&](lindex_t r, lindex_t, Pattern) { ++counts[r]; });
+    grid.row().allreduce(std::span<gindex_t>(counts), comm::ReduceOp::sum, "bfs-setup");
+    const std::size_t off = std::size_t(grid.my_col()) * std::size_t(dist.nb);
+    degree.assign(counts.begin() + std::ptrdiff_t(std::min<std::size_t>(off, counts.size())),
+                  counts.begin() + std::ptrdiff_t(std::min<std::size_t>(off + local_n, counts.size())));
+    total_edges = m.nvals();
+
+    front_bits.assign(bitmap_words(nrb), 0);
+    completed.assign(bitmap_words(std::size_t(dist.nb)), 0);
+    best.assign(std::size_t(dist.nb), -1);
+}
+
+BfsSolver::BfsSolver(const DistMatrix<Pattern>& a, const BfsOptions& options)
+    : impl_(std::make_unique<Impl>(a, options)) {}
+BfsSolver::~BfsSolver() = default;
+
+const BfsOptions& BfsSolver::options() const { return impl_->opt; }
+void BfsSolver::set_options(const BfsOptions& options) {
+    if (!(options.alpha > 0) || !(options.beta > 0)) {
+        throw InvalidValue("bfs: alpha and beta must be positive");
+    }
+    impl_->opt = options;
+}
+const std::vector<gindex_t>& BfsSolver::local_degrees() const { return impl_->degree; }
+
+BfsResult BfsSolver::run(gindex_t source) {
+    BfsResult r;
+    run(source, r);
+    return r;
+}
+
+void BfsSolver::run(gindex_t source, BfsResult& r) {
+    Impl& s = *impl_;
+    const gindex_t n = s.dist.length;
+    if (source < 0 || source >= n) {
+        throw IndexOutOfBounds("bfs: source " + std::to_string(source) + " is not a vertex of a " +
+                               std::to_string(n) + "-vertex graph");
+    }
+    comm::Communicator& world = s.grid.world();
+    world.allreduce(0, comm::ReduceOp::sum, "bfs-start");  // align ranks before timing
+    const double t0 = MPI_Wtime();
+
+    r.dist = s.dist;
+    r.local_begin = s.begin;
+    r.source = source;
+    r.parent.assign(s.local_n, -1);
+    r.level.assign(s.local_n, -1);
+    r.levels.clear();
+    s.visited.bitmap().clear_all();
+    s.frontier_list.clear();
+    if (source >= s.begin && source < s.begin + gindex_t(s.local_n)) {
+        const lindex_t i = lindex_t(source - s.begin);
+        r.parent[i] = source;
+        r.level[i] = 0;
+        s.visited.bitmap().set(i);
+        s.frontier_list.push_back(i);
+    }
+
+    // Global frontier size and its out-edges drive the direction choice.
+    gindex_t nf = 1;
+    gindex_t mf = 0;
+    for (lindex_t i : s.frontier_list) mf += s.degree[i];
+    mf = world.allreduce(mf, comm::ReduceOp::sum, "bfs-level");
+    gindex_t unexplored = s.total_edges - mf;
+    gindex_t reached = 1;
+    bool bottom_up = s.opt.direction == BfsDirection::bottom_up;
+    gindex_t depth = 0;
+
+    while (nf > 0) {
+        if (s.opt.direction == BfsDirection::automatic) {
+            if (!bottom_up) {
+                bottom_up = double(mf) > double(unexplored) / s.opt.alpha;
+            }
+        }
+        const comm::Counters c0 = s.grid.total_counters();
+        const double l0 = MPI_Wtime();
+        const std::uint64_t examined =
+            bottom_up ? s.bottom_up_step(depth, r) : s.top_down_step(depth, r);
+        const double l1 = MPI_Wtime();
+        const comm::Counters c1 = s.grid.total_counters();
+
+        // One allreduce of the level's counts decides what comes next.
+        gindex_t local[6] = {gindex_t(s.frontier_list.size()), 0, gindex_t(examined),
+                             gindex_t(c1.messages - c0.messages),
+                             gindex_t(c1.bytes_wire - c0.bytes_wire),
+                             gindex_t(c1.bytes_raw - c0.bytes_raw)};
+        for (lindex_t i : s.frontier_list) local[1] += s.degree[i];
+        world.allreduce(std::span<gindex_t>(local, 6), comm::ReduceOp::sum, "bfs-level");
+        double times[2] = {l1 - l0, c1.seconds - c0.seconds};
+        world.allreduce(std::span<double>(times, 2), comm::ReduceOp::max, "bfs-level");
+
+        BfsLevelStats st;
+        st.level = int(depth);
+        st.bottom_up = bottom_up;
+        st.frontier = nf;
+        st.discovered = local[0];
+        st.edges_examined = std::uint64_t(local[2]);
+        st.messages = std::uint64_t(local[3]);
+        st.bytes_wire = std::uint64_t(local[4]);
+        st.bytes_raw = std::uint64_t(local[5]);
+        st.seconds = times[0];
+        st.comm_seconds = times[1];
+        r.levels.push_back(st);
+
+        const gindex_t nf_prev = nf;
+        nf = local[0];
+        mf = local[1];
+        unexplored -= mf;
+        reached += nf;
+        ++depth;
+        if (s.opt.direction == BfsDirection::automatic && bottom_up) {
+            // Stay bottom-up while the frontier grows or is still large (GapBS's rule).
+            bottom_up = nf >= nf_prev || double(nf) > double(n) / s.opt.beta;
+        }
+    }
+    if (s.opt.parents == ParentMode::after) s.parents_from_levels(r);
+
+    double elapsed = MPI_Wtime() - t0;
+    r.seconds = world.allreduce(elapsed, comm::ReduceOp::max, "bfs-end");
+    r.reached = reached;
+    r.depth = int(depth);
+}
+
+BfsResult bfs(const DistMatrix<Pattern>& a, gindex_t source, const BfsOptions& options) {
+    BfsSolver solver(a, options);
+    return solver.run(source);
+}
+
+}  // namespace gridblas

@@ -1,0 +1,154 @@
+// Bottom-up BFS level over a pr x pc grid: a masked pull SpMV over bitmaps with early exit,
+// organised as seed 002's Algorithm 4 (Buluç, Beamer, Madduri, Asanović & Patterson, "Distributed-
+// memory breadth-first search on massive graphs"), transposed to gridblas' vxm orientation:
+//  1. the frontier is gathered as a bitmap over this rank's row block (along the grid row);
+//  2. pr sub-steps: in sub-step s this rank scans the unvisited vertices of piece
+//     (my_row + s) mod pr of its column block, reading each one's in-edges in its block until
+//     one comes from the frontier, then hands that piece's "completed" bitmap and the parents
+//     found so far to the previous rank of its grid column; after pr sub-steps each piece is
+//     back at its owner with every discovery. A vertex found by one rank is skipped by the
+//     next ones (parent mode any/after); in min mode every rank looks and the smallest parent
+//     wins, which makes the tree independent of the grid.
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+
+#include "bfs/bfs_impl.hpp"
+
+namespace gridblas {
+
+namespace {
+
+bool test_word_bit(const std::uint64_t* w, lindex_t i) { return (w[i >> 6] >> (i & 63)) & 1u; }
+
+}  // namespace
+
+std::uint64_t BfsSolver::Impl::bottom_up_step(gindex_t depth, BfsResult& r) {
+    const int pr = grid.pr();
+    const int my_row = grid.my_row();
+    const int my_col = grid.my_col();
+    const gindex_t nb = dist.nb;
+    const lindex_t nrb = dist.block_rows();
+    const bool min_mode = opt.parents == ParentMode::min;
+
+    // 1. Frontier bitmap over the row block (row-block numbering: piece of row rank j at j*nb).
+    const lindex_t row_off = lindex_t(gindex_t(my_col) * nb);
+    bu_ids.clear();
+    for (lindex_t i : frontier_list) bu_ids.push_back(row_off + i);
+    grid.row().allgather_ids(bu_ids, nrb, bu_all, "bfs-bottomup-expand");
+    std::fill(front_bits.begin(), front_bits.end(), 0);
+    for (lindex_t u : bu_all) front_bits[u >> 6] |= std::uint64_t(1) << (u & 63);
+
+    // 2. Rotation along the grid column. Start with this rank's own piece: completed = visited.
+    const auto& vis_words = visited.bitmap().words();
+    const std::size_t piece_words = bitmap_words(std::size_t(nb));
+    std::fill(completed.begin(), completed.end(), 0);
+    std::copy(vis_words.begin(), vis_words.end(), completed.begin());
+    found.clear();
+
+    const CompressedBlock<Pattern>& blk = a.by_col();  // outer = column (v), inner = row (u)
+    const bool dcsc = blk.format() == LocalFormat::dcsc;
+    const lindex_t* outer_ids = dcsc ? blk.dcsc().jc().data() : nullptr;
+    const std::size_t num_outer = dcsc ? blk.dcsc().nzc() : blk.csr().nrows();
+    const offset_t* ptr = dcsc ? blk.dcsc().cp().data() : blk.csr().rowptr().data();
+    const lindex_t* inner = dcsc ? blk.dcsc().ir().data() : blk.csr().colind().data();
+    const std::uint64_t* fb = front_bits.data();
+    const int nthreads = omp_get_max_threads();
+    if (int(thread_found.size()) < nthreads) thread_found.resize(std::size_t(nthreads));
+    std::uint64_t examined = 0;
+
+    for (int s = 0; s < pr; ++s) {
+        const int q = (my_row + s) % pr;  // grid row owning the piece processed now
+        const lindex_t col_off = lindex_t(gindex_t(q) * nb);
+        const int piece = dist.piece_at(q, my_col);
+        const lindex_t len = lindex_t(dist.piece_size(piece));
+        // Outer positions of this piece's columns.
+        std::size_t k0, k1;
+        if (dcsc) {
+            k0 = std::size_t(std::lower_bound(outer_ids, outer_ids + num_outer, col_off) - outer_ids);
+            k1 = std::size_t(std::lower_bound(outer_ids, outer_ids + num_outer, col_off + len) -
+                             outer_ids);
+        } else {
+            k0 = col_off;
+            k1 = std::min<std::size_t>(col_off + len, num_outer);
+        }
+        if (min_mode) {
+            for (const BfsFound& f : found) {
+                best[f.v] = f.parent;
+                touched.push_back(f.v);
+            }
+        }
+        std::uint64_t* done = completed.data();
+#pragma omp parallel reduction(+ : examined)
+        {
+            auto& mine = thread_found[std::size_t(omp_get_thread_num())];
+            mine.clear();
+#pragma omp for schedule(dynamic, 256) nowait
+            for (std::size_t k = k0; k < k1; ++k) {
+                const lindex_t v = (dcsc ? outer_ids[k] : lindex_t(k)) - col_off;
+                if (test_word_bit(done, v)) continue;
+                for (offset_t p = ptr[k]; p < ptr[k + 1]; ++p) {
+                    ++examined;
+                    const lindex_t u = inner[p];
+                    if (test_word_bit(fb, u)) {
+                        mine.push_back({v, dist.global_row(my_row, u)});
+                        break;
+                    }
+                }
+            }
+        }
+        // Merge the discoveries of the threads.
+        for (int t = 0; t < nthreads; ++t) {
+            for (const BfsFound& f : thread_found[std::size_t(t)]) {
+                if (min_mode) {
+                    if (best[f.v] < 0) {
+                        best[f.v] = f.parent;
+                        touched.push_back(f.v);
+                    } else if (f.parent < best[f.v]) {
+                        best[f.v] = f.parent;
+                    }
+                } else {
+                    done[f.v >> 6] |= std::uint64_t(1) << (f.v & 63);
+                    found.push_back(f);
+                }
+            }
+        }
+        if (min_mode) {
+            std::sort(touched.begin(), touched.end());
+            found.clear();
+            for (lindex_t v : touched) {
+                found.push_back({v, best[v]});
+                best[v] = -1;
+            }
+            touched.clear();
+        }
+        if (pr > 1) {
+            // Hand the piece to the previous rank of the column, take the next one's.
+            const int to = (my_row + pr - 1) % pr;
+            const int from = (my_row + 1) % pr;
+            grid.col().sendrecv(std::span<const std::uint64_t>(completed.data(), piece_words), to,
+                                completed_in, from, "bfs-bottomup-rotate");
+            grid.col().sendrecv(std::span<const BfsFound>(found), to, found_in, from,
+                                "bfs-bottomup-rotate");
+            std::copy(completed_in.begin(), completed_in.end(), completed.begin());
+            found.swap(found_in);
+        }
+    }
+
+    // 3. This rank's own piece is back with every discovery: record them.
+    frontier_list.clear();
+    BitmapVector<Pattern>& vis = visited.bitmap();
+    std::sort(found.begin(), found.end(), [](const BfsFound& x, const BfsFound& y) { return x.v < y.v; });
+    const bool keep_parent = opt.parents != ParentMode::after;
+    for (const BfsFound& f : found) {
+        vis.set(f.v);
+        r.level[f.v] = depth + 1;
+        if (keep_parent) r.parent[f.v] = f.parent;
+        frontier_list.push_back(f.v);
+    }
+    return examined;
+}
+
+}  // namespace gridblas

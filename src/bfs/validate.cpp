@@ -1,0 +1,133 @@
+// validate_bfs: the Graph500 kernel-2 validation rules, distributed over the grid.
+//  - the source is its own parent at level 0, and no other vertex is at level 0;
+//  - every reached vertex v != source has level(v) = level(parent(v)) + 1 (which also rules
+//    out cycles: levels strictly decrease along parent pointers down to the source);
+//  - (parent(v), v) is an edge of the graph;
+//  - every edge u -> v with u reached has v reached (nothing reachable is missed) and
+//    level(v) <= level(u) + 1 (no edge skips a level).
+// Parent checks travel to the rank holding the edge's block, along the grid column.
+
+#include <algorithm>
+#include <sstream>
+
+#include "bfs/bfs_impl.hpp"
+#include "bfs/levels_gather.hpp"
+
+namespace gridblas {
+
+std::string BfsValidation::summary() const {
+    if (ok()) return "valid";
+    std::ostringstream s;
+    s << "invalid BFS:";
+    if (bad_root) s << " source not its own parent at level 0 (" << bad_root << ");";
+    if (bad_level) s << " level(v) != level(parent)+1 (" << bad_level << ");";
+    if (parent_not_edge) s << " parent edge missing from graph (" << parent_not_edge << ");";
+    if (missed_vertex) s << " reachable vertex not reached (" << missed_vertex << ");";
+    if (edge_spans_levels) s << " edge spans more than one level (" << edge_spans_levels << ");";
+    if (inconsistent) s << " parent and level disagree on reached (" << inconsistent << ");";
+    return s.str();
+}
+
+namespace {
+struct ParentQuery {
+    lindex_t v_col;  // column-block index of v at the receiver
+    lindex_t p_row;  // row-block index of the parent at the receiver
+    gindex_t level_v;
+};
+}  // namespace
+
+BfsValidation validate_bfs(const DistMatrix<Pattern>& a, const BfsResult& r) {
+    ProcessGrid& grid = *a.grid();
+    const Distribution& dist = a.row_dist();
+    BfsValidation out;
+    detail::run_collectively(grid.world(), [&] {
+        if (a.nrows() != a.ncols()) throw DimensionMismatch("validate_bfs: matrix is not square");
+        DistVector<Pattern> shape(a.grid(), a.nrows());
+        if (r.parent.size() != shape.local_size() || r.level.size() != shape.local_size() ||
+            r.local_begin != shape.local_begin()) {
+            throw DimensionMismatch("validate_bfs: the result does not match the graph's vertex "
+                                    "distribution");
+        }
+    });
+    std::uint64_t c[6] = {0, 0, 0, 0, 0, 0};  // root, level, edge, missed, spans, inconsistent
+    const gindex_t begin = r.local_begin;
+    const gindex_t nb = dist.nb;
+
+    // Local rules and the parent queries.
+    std::vector<std::vector<ParentQuery>> q(std::size_t(grid.pr()));
+    const lindex_t col_off = lindex_t(gindex_t(grid.my_row()) * nb);  // my piece in column block
+    for (std::size_t k = 0; k < r.parent.size(); ++k) {
+        const gindex_t v = begin + gindex_t(k);
+        const gindex_t p = r.parent[k];
+        const gindex_t l = r.level[k];
+        if ((p >= 0) != (l >= 0)) {
+            ++c[5];
+            continue;
+        }
+        if (v == r.source) {
+            if (p != v || l != 0) ++c[0];
+            continue;
+        }
+        if (p < 0) continue;
+        if (l == 0 || p >= dist.length) {
+            ++c[1];
+            continue;
+        }
+        // The edge (p, v) lives on the rank of grid row row_block(p) in this grid column.
+        q[std::size_t(dist.row_block_of(p))].push_back(
+            {lindex_t(col_off + k), dist.local_row(p), l});
+    }
+    std::vector<ParentQuery> send, recv;
+    std::vector<int> counts, recv_counts;
+    for (auto& x : q) {
+        counts.push_back(int(x.size()));
+        send.insert(send.end(), x.begin(), x.end());
+    }
+    grid.col().alltoallv(std::span<const ParentQuery>(send), std::span<const int>(counts), recv,
+                         recv_counts, "bfs-validate");
+
+    std::vector<gindex_t> level_row, level_col;
+    detail::gather_block(grid, dist, r.level, true, level_row, -1);
+    detail::gather_block(grid, dist, r.level, false, level_col, -1);
+    const CompressedBlock<Pattern>& bc = a.by_col();
+    auto has_edge = [&](lindex_t v_col, lindex_t u_row) {
+        if (bc.format() == LocalFormat::dcsc) {
+            const auto& jc = bc.dcsc().jc();
+            auto it = std::lower_bound(jc.begin(), jc.end(), v_col);
+            if (it == jc.end() || *it != v_col) return false;
+            const std::size_t k = std::size_t(it - jc.begin());
+            const auto* b = bc.dcsc().ir().data() + bc.dcsc().cp()[k];
+            const auto* e = bc.dcsc().ir().data() + bc.dcsc().cp()[k + 1];
+            return std::binary_search(b, e, u_row);
+        }
+        const auto& rp = bc.csr().rowptr();
+        const auto* b = bc.csr().colind().data() + rp[v_col];
+        const auto* e = bc.csr().colind().data() + rp[v_col + 1];
+        return std::binary_search(b, e, u_row);
+    };
+    for (const ParentQuery& x : recv) {
+        if (!has_edge(x.v_col, x.p_row)) ++c[2];
+        if (level_row[x.p_row] < 0 || x.level_v != level_row[x.p_row] + 1) ++c[1];
+    }
+    // Edge rules over this rank's block.
+    a.by_row().for_each([&](lindex_t u, lindex_t v, Pattern) {
+        const gindex_t lu = level_row[u];
+        if (lu < 0) return;
+        const gindex_t lv = level_col[v];
+        if (lv < 0) {
+            ++c[3];
+        } else if (lv > lu + 1) {
+            ++c[4];
+        }
+    });
+    grid.world().allreduce(std::span<std::uint64_t>(c, 6), comm::ReduceOp::sum, "bfs-validate");
+    out.bad_root = c[0];
+    out.bad_level = c[1];
+    out.parent_not_edge = c[2];
+    out.missed_vertex = c[3];
+    out.edge_spans_levels = c[4];
+    out.inconsistent = c[5];
+    return out;
+}
+
+}  // namespace gridblas

@@ -74,55 +74,52 @@ std::uint64_t BfsSolver::Impl::bottom_up_step(gindex_t depth, BfsResult& r) {
             k0 = col_off;
             k1 = std::min<std::size_t>(col_off + len, num_outer);
         }
-        if (min_mode) {
-            for (const BfsFound& f : found) {
-                best[f.v] = f.parent;
-                touched.push_back(f.v);
-            }
-        }
+        // Parents found by earlier ranks of the rotation (min mode compares with them).
+        gindex_t* cand = best.data();
+        for (const BfsFound& f : found) cand[f.v] = f.parent;
         std::uint64_t* done = completed.data();
-#pragma omp parallel reduction(+ : examined)
+#pragma omp parallel for schedule(dynamic, 256) reduction(+ : examined)
+        for (std::size_t k = k0; k < k1; ++k) {
+            const lindex_t v = (dcsc ? outer_ids[k] : lindex_t(k)) - col_off;
+            if (test_word_bit(done, v)) continue;
+            for (offset_t p = ptr[k]; p < ptr[k + 1]; ++p) {
+                ++examined;
+                const lindex_t u = inner[p];
+                if (test_word_bit(fb, u)) {
+                    // Inner ids ascend: this is the block's smallest frontier parent.
+                    const gindex_t par = dist.global_row(my_row, u);
+                    if (cand[v] < 0 || par < cand[v]) cand[v] = par;
+                    break;
+                }
+            }
+        }
+        // Collect the piece's discoveries in index order and reset the candidates; in
+        // any/after mode also mark them completed so that later ranks skip them.
+        const std::size_t nwords = bitmap_words(len);
+        found.clear();
+#pragma omp parallel
         {
-            auto& mine = thread_found[std::size_t(omp_get_thread_num())];
+            const int t = omp_get_thread_num();
+            const int nt = omp_get_num_threads();
+            auto& mine = thread_found[std::size_t(t)];
             mine.clear();
-#pragma omp for schedule(dynamic, 256) nowait
-            for (std::size_t k = k0; k < k1; ++k) {
-                const lindex_t v = (dcsc ? outer_ids[k] : lindex_t(k)) - col_off;
-                if (test_word_bit(done, v)) continue;
-                for (offset_t p = ptr[k]; p < ptr[k + 1]; ++p) {
-                    ++examined;
-                    const lindex_t u = inner[p];
-                    if (test_word_bit(fb, u)) {
-                        mine.push_back({v, dist.global_row(my_row, u)});
-                        break;
-                    }
+            const std::size_t w0 = nwords * std::size_t(t) / std::size_t(nt);
+            const std::size_t w1 = nwords * std::size_t(t + 1) / std::size_t(nt);
+            for (std::size_t w = w0; w < w1; ++w) {
+                const lindex_t end = lindex_t(std::min<std::size_t>(len, (w + 1) * 64));
+                for (lindex_t v = lindex_t(w * 64); v < end; ++v) {
+                    if (cand[v] < 0) continue;
+                    mine.push_back({v, cand[v]});
+                    cand[v] = -1;
+                    if (!min_mode) done[w] |= std::uint64_t(1) << (v & 63);
                 }
             }
-        }
-        // Merge the discoveries of the threads.
-        for (int t = 0; t < nthreads; ++t) {
-            for (const BfsFound& f : thread_found[std::size_t(t)]) {
-                if (min_mode) {
-                    if (best[f.v] < 0) {
-                        best[f.v] = f.parent;
-                        touched.push_back(f.v);
-                    } else if (f.parent < best[f.v]) {
-                        best[f.v] = f.parent;
-                    }
-                } else {
-                    done[f.v >> 6] |= std::uint64_t(1) << (f.v & 63);
-                    found.push_back(f);
-                }
+#pragma omp barrier
+#pragma omp single
+            for (int k = 0; k < nt; ++k) {
+                const auto& f = thread_found[std::size_t(k)];
+                found.insert(found.end(), f.begin(), f.end());
             }
-        }
-        if (min_mode) {
-            std::sort(touched.begin(), touched.end());
-            found.clear();
-            for (lindex_t v : touched) {
-                found.push_back({v, best[v]});
-                best[v] = -1;
-            }
-            touched.clear();
         }
         if (pr > 1) {
             // Hand the piece to the previous rank of the column, take the next one's.
@@ -140,7 +137,6 @@ std::uint64_t BfsSolver::Impl::bottom_up_step(gindex_t depth, BfsResult& r) {
     // 3. This rank's own piece is back with every discovery: record them.
     frontier_list.clear();
     BitmapVector<Pattern>& vis = visited.bitmap();
-    std::sort(found.begin(), found.end(), [](const BfsFound& x, const BfsFound& y) { return x.v < y.v; });
     const bool keep_parent = opt.parents != ParentMode::after;
     for (const BfsFound& f : found) {
         vis.set(f.v);

@@ -101,6 +101,18 @@ inline DistMatrix<Pattern> uniform_graph(std::shared_ptr<ProcessGrid> grid,
         });
 }
 
+/// A pattern graph from edges that each rank holds (any subset; duplicates are combined),
+/// prepared by GraphOptions. Throws IndexOutOfBounds on every rank for an endpoint outside
+/// [0, n). Collective.
+inline DistMatrix<Pattern> graph_from_edges(std::shared_ptr<ProcessGrid> grid, gindex_t n,
+                                            std::vector<gindex_t> src, std::vector<gindex_t> dst,
+                                            const GraphOptions& g = {}) {
+    detail::prepare_edges(src, dst, g);
+    return DistMatrix<Pattern>::from_tuples(std::move(grid), n, n, src, dst,
+                                            ValueArray<Pattern>(src.size()),
+                                            BuildOptions{DuplicatePolicy::combine, g.format});
+}
+
 /// Options of read_matrix_market_dist().
 struct DistReadOptions {
     DuplicatePolicy duplicates = DuplicatePolicy::reject;

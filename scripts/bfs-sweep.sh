@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# The wide BFS correctness sweep: every direction mode x parent mode on every test graph,
+# every source of karate, every grid shape, at np 1..6 (CI runs a covering subset).
+# Usage: scripts/bfs-sweep.sh [BUILD_DIR]
+set -euo pipefail
+build=${1:-build/release}
+export GRIDBLAS_TEST_WIDE=1 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_mpi_yield_when_idle=1 OMP_NUM_THREADS=1
+for np in 1 2 3 4 5 6; do
+    echo "== np $np"
+    mpirun -np "$np" --oversubscribe --bind-to none "$build/tests/mpi/mpi_test_bfs"
+done

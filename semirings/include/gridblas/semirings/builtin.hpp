@@ -53,18 +53,19 @@ struct select2nd_min {
     GRIDBLAS_HD static constexpr bool is_terminal(T v) { return v == detail::lowest_value<T>(); }
 };
 
-/// (any, pair): y(v) = 1 when some x(u) meets a stored a(v,u). Any value is terminal.
+/// (any, pair): y(v) = 1 when some x(u) meets a stored a(v,u). "any" keeps its first
+/// non-identity operand, so zero() is a true identity; every other value is terminal.
 template <class T>
 struct any_pair {
     using value_type = T;
     static constexpr bool has_terminal = true;
     GRIDBLAS_HD static constexpr T zero() { return T(0); }
-    GRIDBLAS_HD static constexpr T add(T a, T) { return a; }
+    GRIDBLAS_HD static constexpr T add(T a, T b) { return a != T(0) ? a : b; }
     template <class A>
     GRIDBLAS_HD static constexpr T mul(const A&, T) {
         return T(1);
     }
-    GRIDBLAS_HD static constexpr bool is_terminal(T) { return true; }
+    GRIDBLAS_HD static constexpr bool is_terminal(T v) { return v != T(0); }
 };
 
 /// (logical or, logical and) over a numeric type holding 0 / 1. Terminal: true.

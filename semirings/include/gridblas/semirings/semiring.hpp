@@ -8,11 +8,26 @@
 
 namespace gridblas {
 
+namespace detail {
+template <class S>
+concept has_value_type = requires {
+    typename S::value_type;
+};
+/// S::value_type, or void when S has none (so that Semiring<int> is false, not an error).
+template <class S>
+struct value_type_or_void {
+    using type = void;
+};
+template <has_value_type S>
+struct value_type_or_void<S> {
+    using type = typename S::value_type;
+};
+}  // namespace detail
+
 /// A semiring over `S::value_type` whose product takes a matrix entry of type `A`.
 /// `has_terminal` / `is_terminal` are optional: see semiring_is_terminal().
-template <class S, class A = typename S::value_type>
-concept Semiring = requires(typename S::value_type v, A a) {
-    typename S::value_type;
+template <class S, class A = typename detail::value_type_or_void<S>::type>
+concept Semiring = detail::has_value_type<S> && requires(typename S::value_type v, A a) {
     { S::zero() } -> std::convertible_to<typename S::value_type>;
     { S::add(v, v) } -> std::convertible_to<typename S::value_type>;
     { S::mul(a, v) } -> std::convertible_to<typename S::value_type>;

@@ -1,0 +1,196 @@
+// ProcessGrid, DistMatrix and DistVector: construction from distributed tuples, from Matrix
+// Market files streamed in chunks and from the generators; transpose, gather, nvals; the
+// vertex distribution; and argument errors raised identically on every rank.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <string>
+
+#include "dist_test_util.hpp"
+#include "gridblas/matrix/graph_builders.hpp"
+#include "gridblas/matrix/matrix_market.hpp"
+
+using namespace gridblas;
+using test::all_grids;
+
+namespace {
+const std::string kData = GRIDBLAS_TEST_DATA_DIR;
+
+template <class T>
+ref::Mat<T> coo_to_map(const CooMatrix<T, gindex_t>& c) {
+    ref::Mat<T> m;
+    for (std::size_t k = 0; k < c.nnz(); ++k) m[{c.rows[k], c.cols[k]}] = c.vals[k];
+    return m;
+}
+}  // namespace
+
+TEST(ProcessGrid, ShapesAndErrors) {
+    const int p = test::world_size();
+    auto [pr, pc] = ProcessGrid::default_shape(p);
+    EXPECT_EQ(pr * pc, p);
+    EXPECT_LE(pr, pc);
+    for (auto [r, c] : test::grid_shapes(p)) {
+        ProcessGrid g(MPI_COMM_WORLD, r, c);
+        EXPECT_EQ(g.pr(), r);
+        EXPECT_EQ(g.pc(), c);
+        EXPECT_EQ(g.row().size(), c);
+        EXPECT_EQ(g.col().size(), r);
+        EXPECT_EQ(g.rank_of(g.my_row(), g.my_col()), g.rank());
+    }
+    EXPECT_THROW(ProcessGrid(MPI_COMM_WORLD, p + 1, 1), InvalidValue);
+    EXPECT_THROW(ProcessGrid(MPI_COMM_WORLD, 0, 3), InvalidValue);
+}
+
+TEST(Distribution, PiecesCoverTheSpaceOnce) {
+    for (gindex_t len : {0, 1, 5, 97, 1000}) {
+        for (auto [pr, pc] : {std::pair{1, 1}, {2, 3}, {3, 2}, {1, 4}, {4, 1}}) {
+            Distribution d(len, pr, pc);
+            gindex_t covered = 0;
+            for (int k = 0; k < d.pieces(); ++k) covered += d.piece_size(k);
+            EXPECT_EQ(covered, len);
+            for (gindex_t g = 0; g < len; ++g) {
+                const int i = d.row_block_of(g), j = d.col_block_of(g);
+                EXPECT_EQ(d.global_row(i, d.local_row(g)), g);
+                EXPECT_EQ(d.global_col(j, d.local_col(g)), g);
+                EXPECT_LT(d.local_row(g), d.block_rows());
+                EXPECT_LT(d.local_col(g), d.block_cols());
+                // The owner of g's piece sits in g's row block and column block.
+                const int k = d.piece_of(g);
+                EXPECT_EQ(d.row_of_piece(k), i);
+                EXPECT_EQ(d.col_of_piece(k), j);
+            }
+        }
+    }
+}
+
+TEST(DistMatrix, FromTuplesGatherTransposeAllGrids) {
+    std::mt19937_64 rng(17);
+    for (auto& grid : all_grids()) {
+        for (auto [n, m] : {std::pair<gindex_t, gindex_t>{30, 20}, {1, 7}, {7, 1}, {2, 2}, {0, 0}}) {
+            for (auto fmt : {LocalFormat::dcsc, LocalFormat::csr}) {
+                const auto am = test::random_mat<double>(rng, n, m, 0.3);
+                auto a = test::make_matrix(grid, n, m, am, fmt);
+                EXPECT_EQ(a.nvals(), gindex_t(am.size()));
+                EXPECT_EQ(test::to_map(a), am);
+                const auto g = a.gather(0);
+                if (grid->rank() == 0) EXPECT_EQ(coo_to_map(g), am);
+                ref::Mat<double> tm;
+                for (const auto& [ij, x] : am) tm[{ij.second, ij.first}] = x;
+                EXPECT_EQ(test::to_map(a.transpose()), tm);
+                // Both compressions hold the same entries.
+                std::size_t by_col = 0;
+                a.by_col().for_each([&](lindex_t, lindex_t, double) { ++by_col; });
+                EXPECT_EQ(by_col, a.local_nvals());
+            }
+        }
+    }
+}
+
+TEST(DistMatrix, HypersparseBlocksStayCompact) {
+    for (auto& grid : all_grids()) {
+        const gindex_t n = 2'000'000;
+        std::vector<gindex_t> r, c;
+        if (grid->rank() == 0) {
+            for (gindex_t k = 0; k < 50; ++k) r.push_back(k * 39'989 % n), c.push_back(k * 7919 % n);
+        }
+        auto a = DistMatrix<Pattern>::from_tuples(grid, n, n, r, c, ValueArray<Pattern>(r.size()));
+        EXPECT_EQ(a.nvals(), 50);
+        // DCSC blocks are O(nnz): far below one word per row of the block.
+        EXPECT_LT(a.memory_bytes(), std::size_t(64 * 1024));
+    }
+}
+
+TEST(DistMatrix, ErrorsOnEveryRank) {
+    for (auto& grid : all_grids()) {
+        // Only the last rank holds the bad tuple; every rank must throw.
+        std::vector<gindex_t> r, c;
+        ValueArray<double> v;
+        if (grid->rank() == grid->size() - 1) {
+            r = {0, 9};
+            c = {0, 1};
+            v = ValueArray<double>(2, 1.0);
+        }
+        EXPECT_THROW(DistMatrix<double>::from_tuples(grid, 5, 5, r, c, v), IndexOutOfBounds);
+    }
+}
+
+TEST(DistMatrix, DuplicatesAcrossRanks) {
+    for (auto& grid : all_grids()) {
+        // Every rank contributes (3, 4): a duplicate as soon as there are two ranks.
+        std::vector<gindex_t> r{3}, c{4};
+        ValueArray<double> v(1, 2.0);
+        if (grid->size() > 1) {
+            EXPECT_THROW(DistMatrix<double>::from_tuples(grid, 5, 5, r, c, v), InvalidValue);
+        }
+        auto sum = DistMatrix<double>::from_tuples(
+            grid, 5, 5, r, c, v, BuildOptions{DuplicatePolicy::combine, LocalFormat::dcsc},
+            [](double a, double b) { return a + b; });
+        const auto m = test::to_map(sum);
+        ASSERT_EQ(m.size(), 1u);
+        EXPECT_EQ(m.begin()->second, 2.0 * grid->size());
+    }
+}
+
+TEST(DistMatrix, MatrixMarketStreamedInChunks) {
+    for (auto& grid : all_grids()) {
+        for (const char* f : {"west0067.mtx", "lp_afiro.mtx", "karate.mtx", "empty.mtx"}) {
+            const auto serial = read_matrix_market<double>(kData + "/" + f);
+            DistReadOptions o;
+            o.chunk_entries = 7;  // many chunks
+            auto a = read_matrix_market_dist<double>(grid, kData + "/" + f, o);
+            EXPECT_EQ(a.nrows(), serial.nrows);
+            EXPECT_EQ(a.ncols(), serial.ncols);
+            EXPECT_EQ(test::to_map(a), coo_to_map(serial)) << f;
+        }
+        EXPECT_THROW(read_matrix_market_dist<double>(grid, kData + "/mangled10.mtx"), ParseError);
+        EXPECT_THROW(read_matrix_market_dist<double>(grid, kData + "/mangled14.mtx"), InvalidValue);
+        EXPECT_THROW(read_matrix_market_dist<double>(grid, kData + "/no-such-file.mtx"), IoError);
+        EXPECT_THROW(read_graph_matrix_market(grid, kData + "/lp_afiro.mtx"), DimensionMismatch);
+    }
+}
+
+TEST(DistMatrix, KroneckerSameGraphOnEveryGrid) {
+    KroneckerParams p;
+    p.scale = 9;
+    p.edgefactor = 8;
+    ref::Mat<Pattern> first;
+    bool have = false;
+    for (auto& grid : all_grids()) {
+        auto a = kronecker_graph(grid, p);
+        std::vector<gindex_t> r, c;
+        std::vector<Pattern> v;
+        extract_tuples(a, r, c, v);
+        ref::Mat<Pattern> m;
+        for (std::size_t k = 0; k < r.size(); ++k) m[{r[k], c[k]}] = Pattern{};
+        for (const auto& [ij, x] : m) ASSERT_TRUE(m.count({ij.second, ij.first}));  // symmetric
+        for (const auto& [ij, x] : m) ASSERT_NE(ij.first, ij.second);              // no self-loops
+        if (have) {
+            EXPECT_EQ(m.size(), first.size());
+            EXPECT_TRUE(m == first);
+        }
+        first = std::move(m);
+        have = true;
+    }
+}
+
+TEST(DistVector, BuildExtractAndShortVectors) {
+    std::mt19937_64 rng(23);
+    for (auto& grid : all_grids()) {
+        for (gindex_t n : {0, 1, 3, 50}) {
+            const auto vm = test::random_vec<std::int64_t>(rng, n, 0.5);
+            auto v = test::make_vector(grid, n, vm);
+            EXPECT_EQ(v.nvals(), gindex_t(vm.size()));
+            EXPECT_EQ(test::to_map(v), vm);
+            v.to_format(VectorFormat::bitmap);
+            EXPECT_EQ(test::to_map(v), vm);
+            v.to_format(VectorFormat::sparse);
+            EXPECT_EQ(test::to_map(v), vm);
+        }
+        std::vector<gindex_t> bad;
+        if (grid->rank() == 0) bad.push_back(99);
+        EXPECT_THROW(DistVector<double>::from_tuples(grid, 10, bad, ValueArray<double>(bad.size())),
+                     IndexOutOfBounds);
+    }
+}

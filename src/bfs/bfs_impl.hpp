@@ -41,9 +41,8 @@ struct BfsSolver::Impl {
     std::vector<std::uint64_t> completed_in;
     std::vector<BfsFound> found;
     std::vector<BfsFound> found_in;
-    std::vector<gindex_t> best;             ///< min mode: best parent per piece index
-    std::vector<lindex_t> touched;
-    std::vector<std::vector<BfsFound>> thread_found;
+    std::vector<gindex_t> best;             ///< candidate parent per piece index (-1: none)
+    std::vector<std::uint64_t> newly;       ///< piece indices with a candidate
 
     Impl(const DistMatrix<Pattern>& m, const BfsOptions& o);
 

@@ -72,6 +72,7 @@ BfsSolver::Impl::Impl(const DistMatrix<Pattern>& m, const BfsOptions& o)
     front_bits.assign(bitmap_words(nrb), 0);
     completed.assign(bitmap_words(std::size_t(dist.nb)), 0);
     best.assign(std::size_t(dist.nb), -1);
+    newly.assign(bitmap_words(std::size_t(dist.nb)), 0);
 }
 
 BfsSolver::BfsSolver(const DistMatrix<Pattern>& a, const BfsOptions& options)

@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 
 #include "bfs/bfs_impl.hpp"
 
@@ -55,8 +56,6 @@ std::uint64_t BfsSolver::Impl::bottom_up_step(gindex_t depth, BfsResult& r) {
     const offset_t* ptr = dcsc ? blk.dcsc().cp().data() : blk.csr().rowptr().data();
     const lindex_t* inner = dcsc ? blk.dcsc().ir().data() : blk.csr().colind().data();
     const std::uint64_t* fb = front_bits.data();
-    const int nthreads = omp_get_max_threads();
-    if (int(thread_found.size()) < nthreads) thread_found.resize(std::size_t(nthreads));
     std::uint64_t examined = 0;
 
     for (int s = 0; s < pr; ++s) {
@@ -74,11 +73,18 @@ std::uint64_t BfsSolver::Impl::bottom_up_step(gindex_t depth, BfsResult& r) {
             k0 = col_off;
             k1 = std::min<std::size_t>(col_off + len, num_outer);
         }
-        // Parents found by earlier ranks of the rotation (min mode compares with them).
+        // Parents found by earlier ranks of the rotation (min mode compares with them);
+        // `newly` marks every vertex of the piece with a candidate.
         gindex_t* cand = best.data();
-        for (const BfsFound& f : found) cand[f.v] = f.parent;
+        std::uint64_t* fresh = newly.data();
+        const std::size_t nwords = bitmap_words(len);
+        std::fill(fresh, fresh + nwords, 0);
+        for (const BfsFound& f : found) {
+            cand[f.v] = f.parent;
+            fresh[f.v >> 6] |= std::uint64_t(1) << (f.v & 63);
+        }
         std::uint64_t* done = completed.data();
-#pragma omp parallel for schedule(dynamic, 256) reduction(+ : examined)
+#pragma omp parallel for schedule(dynamic, 512) reduction(+ : examined)
         for (std::size_t k = k0; k < k1; ++k) {
             const lindex_t v = (dcsc ? outer_ids[k] : lindex_t(k)) - col_off;
             if (test_word_bit(done, v)) continue;
@@ -89,36 +95,23 @@ std::uint64_t BfsSolver::Impl::bottom_up_step(gindex_t depth, BfsResult& r) {
                     // Inner ids ascend: this is the block's smallest frontier parent.
                     const gindex_t par = dist.global_row(my_row, u);
                     if (cand[v] < 0 || par < cand[v]) cand[v] = par;
+                    std::atomic_ref<std::uint64_t>(fresh[v >> 6])
+                        .fetch_or(std::uint64_t(1) << (v & 63), std::memory_order_relaxed);
                     break;
                 }
             }
         }
-        // Collect the piece's discoveries in index order and reset the candidates; in
+        // Collect the piece's discoveries in index order and reset their candidates; in
         // any/after mode also mark them completed so that later ranks skip them.
-        const std::size_t nwords = bitmap_words(len);
         found.clear();
-#pragma omp parallel
-        {
-            const int t = omp_get_thread_num();
-            const int nt = omp_get_num_threads();
-            auto& mine = thread_found[std::size_t(t)];
-            mine.clear();
-            const std::size_t w0 = nwords * std::size_t(t) / std::size_t(nt);
-            const std::size_t w1 = nwords * std::size_t(t + 1) / std::size_t(nt);
-            for (std::size_t w = w0; w < w1; ++w) {
-                const lindex_t end = lindex_t(std::min<std::size_t>(len, (w + 1) * 64));
-                for (lindex_t v = lindex_t(w * 64); v < end; ++v) {
-                    if (cand[v] < 0) continue;
-                    mine.push_back({v, cand[v]});
-                    cand[v] = -1;
-                    if (!min_mode) done[w] |= std::uint64_t(1) << (v & 63);
-                }
-            }
-#pragma omp barrier
-#pragma omp single
-            for (int k = 0; k < nt; ++k) {
-                const auto& f = thread_found[std::size_t(k)];
-                found.insert(found.end(), f.begin(), f.end());
+        for (std::size_t w = 0; w < nwords; ++w) {
+            std::uint64_t bits = fresh[w];
+            if (!min_mode) done[w] |= bits;
+            while (bits) {
+                const lindex_t v = lindex_t(w * 64 + std::size_t(std::countr_zero(bits)));
+                bits &= bits - 1;
+                found.push_back({v, cand[v]});
+                cand[v] = -1;
             }
         }
         if (pr > 1) {

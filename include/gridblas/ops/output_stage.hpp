@@ -31,6 +31,7 @@ public:
         if (m.format() != VectorFormat::sparse &&
             (d.mask_structural || std::is_same_v<M, Pattern>)) {
             bits_ = m.bitmap().words().data();
+            source_ = &m;
             return;
         }
         own_.assign(bitmap_words(m.local_size()), 0);
@@ -45,6 +46,30 @@ public:
             }
         });
         bits_ = own_.data();
+    }
+
+    /// A copy reads the same borrowed bits, or its own copy of owned bits.
+    LocalMask(const LocalMask& o)
+        : none_(o.none_),
+          complement_(o.complement_),
+          bits_(o.bits_),
+          own_(o.own_),
+          source_(o.source_) {
+        if (!source_) bits_ = own_.data();
+    }
+    LocalMask& operator=(const LocalMask&) = delete;
+
+    /// The vector whose bitmap this mask reads in place; null when it owns its bits.
+    const void* borrowed_from() const { return source_; }
+    /// A copy that owns its bits (`n` is the length of the piece).
+    LocalMask owning_copy(lindex_t n) const {
+        LocalMask c(*this);
+        if (source_) {
+            c.own_.assign(bits_, bits_ + bitmap_words(n));
+            c.bits_ = c.own_.data();
+            c.source_ = nullptr;
+        }
+        return c;
     }
 
     bool allows(lindex_t i) const {
@@ -62,6 +87,7 @@ private:
     bool complement_;
     const std::uint64_t* bits_ = nullptr;
     std::vector<std::uint64_t> own_;
+    const void* source_ = nullptr;  // vector whose bitmap bits_ points into, if any
 };
 
 template <class M>
@@ -77,10 +103,17 @@ LocalMask make_local_mask(const M& mask, const Descriptor& d) {
 
 /// Applies w⟨mask⟩ = accum(w, t) on this rank's piece, where `t` holds the operation's
 /// result for the piece (local indices, ascending). `accum` is NoAccum or a callable
-/// accum(w_value, t_value).
+/// accum(w_value, t_value). `t` must not be w's own piece (copy it first).
 template <class W, class Accum, class TV>
 void apply_output_stage(DistVector<W>& w, const detail::LocalMask& mask, Accum accum,
                         const SparseVector<TV>& t, const Descriptor& d) {
+    if (mask.borrowed_from() == static_cast<const void*>(&w)) {
+        // w⟨w, structural⟩ with w a bitmap: the mask reads w's own bits, which converting w
+        // to sparse below would free. Work with a copy of the mask that owns its bits.
+        const detail::LocalMask own = mask.owning_copy(w.local_size());
+        apply_output_stage(w, own, accum, t, d);
+        return;
+    }
     if constexpr (std::is_same_v<Accum, NoAccum>) {
         // Without an accumulator and with replace (or an empty w) the result is t where the
         // mask allows it: rewrite w in place, reusing its buffers.

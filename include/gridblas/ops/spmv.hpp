@@ -104,7 +104,10 @@ void spmv_dist(DistVector<W>& w, const M& mask, Accum accum, const DistVector<U>
                                 std::to_string(out.length));
     }
     if constexpr (!std::is_same_v<M, NoMask>) {
-        if (mask.grid() != a.grid() || mask.size() != w.size()) {
+        if (mask.grid() != a.grid()) {
+            throw InvalidValue(std::string(name) + ": mask and matrix are on different grids");
+        }
+        if (mask.size() != w.size()) {
             throw DimensionMismatch(std::string(name) + ": mask has length " +
                                     std::to_string(mask.size()) + " but the output has length " +
                                     std::to_string(w.size()));

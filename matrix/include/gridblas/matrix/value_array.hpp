@@ -32,6 +32,35 @@ private:
     std::vector<T> data_;
 };
 
+/// bool values are stored one byte each (std::vector<bool> packs bits and cannot hand out
+/// bool references or a data pointer).
+template <>
+class ValueArray<bool> {
+    struct Box {
+        bool b = false;
+        bool operator==(const Box&) const = default;
+    };
+
+public:
+    ValueArray() = default;
+    explicit ValueArray(std::size_t n, bool v = false) : data_(n, Box{v}) {}
+    std::size_t size() const { return data_.size(); }
+    void resize(std::size_t n) { data_.resize(n); }
+    void reserve(std::size_t n) { data_.reserve(n); }
+    void clear() { data_.clear(); }
+    void push_back(bool v) { data_.push_back(Box{v}); }
+    bool& operator[](std::size_t i) { return data_[i].b; }
+    const bool& operator[](std::size_t i) const { return data_[i].b; }
+    // Box is standard-layout with bool as its only member, so the pointers interconvert.
+    bool* data() { return data_.empty() ? nullptr : &data_.front().b; }
+    const bool* data() const { return data_.empty() ? nullptr : &data_.front().b; }
+    std::size_t bytes() const { return data_.capacity() * sizeof(Box); }
+    bool operator==(const ValueArray&) const = default;
+
+private:
+    std::vector<Box> data_;
+};
+
 template <>
 class ValueArray<Pattern> {
 public:

@@ -1,0 +1,226 @@
+#pragma once
+// Naive serial reference of the GraphBLAS operations, for the distributed tests to compare
+// against (the role SuiteSparse's GB_spec_*.m mimics play in its test suite). Vectors are
+// std::map<index, value>, matrices std::map<(row, col), value>; every function follows the
+// GraphBLAS C API 2.1 text step by step (§2.5: compute t, z = accum(w, t), then mask and
+// replace), with no attempt at speed. Serial and MPI-free: every rank can run it on data it
+// gathered and compare.
+
+#include <cstddef>
+#include <map>
+#include <type_traits>
+#include <utility>
+
+#include "gridblas/core/types.hpp"
+#include "gridblas/ops/descriptor.hpp"
+
+namespace gridblas::ref {
+
+template <class T>
+using Vec = std::map<gindex_t, T>;
+template <class T>
+using Mat = std::map<std::pair<gindex_t, gindex_t>, T>;
+
+namespace detail {
+
+/// Is index i in the effective mask m~ (GraphBLAS C API 2.1 §3.5.3)? `mask` is null for
+/// "no mask".
+template <class M>
+bool in_mask(const Vec<M>* mask, gindex_t i, const Descriptor& d) {
+    bool in = true;  // no mask: every index
+    if (mask) {
+        const auto it = mask->find(i);
+        if (it == mask->end()) {
+            in = false;
+        } else if constexpr (std::is_same_v<M, Pattern>) {
+            in = true;
+        } else {
+            in = d.mask_structural || static_cast<bool>(it->second);
+        }
+    }
+    return d.mask_complement ? !in : in;
+}
+
+template <class W, class M, class Accum, class T>
+Vec<W> output_stage(const Vec<W>& w, const Vec<T>& t, const Vec<M>* mask, Accum accum,
+                    const Descriptor& d) {
+    // z = accum(w, t): the union of w and t, accum where both exist; or z = t.
+    Vec<W> z;
+    if constexpr (std::is_same_v<Accum, NoAccum>) {
+        for (const auto& [i, x] : t) z[i] = W(x);
+    } else {
+        z = w;
+        for (const auto& [i, x] : t) {
+            const auto it = z.find(i);
+            if (it == z.end()) {
+                z[i] = W(x);
+            } else {
+                it->second = W(accum(it->second, W(x)));
+            }
+        }
+    }
+    // w = {w(i) : i ∉ m~} (unless replace) ∪ {z(i) : i ∈ m~}.
+    Vec<W> out;
+    if (!d.replace) {
+        for (const auto& [i, x] : w) {
+            if (!in_mask(mask, i, d)) out[i] = x;
+        }
+    }
+    for (const auto& [i, x] : z) {
+        if (in_mask(mask, i, d)) out[i] = x;
+    }
+    return out;
+}
+
+}  // namespace detail
+
+/// w⟨no mask⟩ = accum(w, t) per the descriptor (complement and replace still apply).
+template <class W, class Accum, class T>
+Vec<W> output_stage(const Vec<W>& w, const Vec<T>& t, NoMask, Accum accum, const Descriptor& d) {
+    return detail::output_stage(w, t, static_cast<const Vec<int>*>(nullptr), accum, d);
+}
+
+/// w⟨mask⟩ = accum(w, t) per the descriptor.
+template <class W, class M, class Accum, class T>
+Vec<W> output_stage(const Vec<W>& w, const Vec<T>& t, const Vec<M>& mask, Accum accum,
+                    const Descriptor& d) {
+    return detail::output_stage(w, t, &mask, accum, d);
+}
+
+/// t = u ∪ v with op(u(i), v(i)) where both exist.
+template <class U, class V, class Op>
+auto ewise_add(const Vec<U>& u, const Vec<V>& v, Op op) {
+    using T = std::decay_t<decltype(op(std::declval<U>(), std::declval<V>()))>;
+    Vec<T> t;
+    for (const auto& [i, x] : u) t[i] = T(x);
+    for (const auto& [i, y] : v) {
+        const auto it = u.find(i);
+        t[i] = it == u.end() ? T(y) : T(op(it->second, y));
+    }
+    return t;
+}
+
+/// t = u ∩ v with op(u(i), v(i)).
+template <class U, class V, class Op>
+auto ewise_mult(const Vec<U>& u, const Vec<V>& v, Op op) {
+    using T = std::decay_t<decltype(op(std::declval<U>(), std::declval<V>()))>;
+    Vec<T> t;
+    for (const auto& [i, x] : u) {
+        const auto it = v.find(i);
+        if (it != v.end()) t[i] = T(op(x, it->second));
+    }
+    return t;
+}
+
+/// t(i) = f(u(i)).
+template <class U, class F>
+auto apply(const Vec<U>& u, F f) {
+    Vec<std::decay_t<decltype(f(std::declval<U>()))>> t;
+    for (const auto& [i, x] : u) t[i] = f(x);
+    return t;
+}
+
+/// t(i) = f(i, u(i)).
+template <class U, class F>
+auto apply_index(const Vec<U>& u, F f) {
+    Vec<std::decay_t<decltype(f(gindex_t{}, std::declval<U>()))>> t;
+    for (const auto& [i, x] : u) t[i] = f(i, x);
+    return t;
+}
+
+/// t = {(i, u(i)) : pred(i, u(i))}.
+template <class U, class Pred>
+Vec<U> select(const Vec<U>& u, Pred pred) {
+    Vec<U> t;
+    for (const auto& [i, x] : u) {
+        if (pred(i, x)) t[i] = x;
+    }
+    return t;
+}
+
+/// t = a vector of length n with `value` at every index.
+template <class S>
+Vec<S> full(gindex_t n, const S& value) {
+    Vec<S> t;
+    for (gindex_t i = 0; i < n; ++i) t[i] = value;
+    return t;
+}
+
+/// identity ⊕ x0 ⊕ x1 ⊕ ... over the entries in index order.
+template <class T, class Add, class S>
+S reduce(const Vec<T>& u, Add add, S identity) {
+    for (const auto& [i, x] : u) identity = add(identity, S(x));
+    return identity;
+}
+
+/// identity ⊕ every entry of a matrix, in (row, column) order.
+template <class T, class Add, class S>
+S reduce(const Mat<T>& a, Add add, S identity) {
+    for (const auto& [ij, x] : a) identity = add(identity, S(x));
+    return identity;
+}
+
+/// t(i) = ⊕_j A(i, j) over the non-empty rows (columns when `by_col`), values cast to S.
+template <class S, class T, class Add>
+Vec<S> reduce_rows(const Mat<T>& a, Add add, bool by_col = false) {
+    Vec<S> t;
+    for (const auto& [ij, x] : a) {
+        const gindex_t i = by_col ? ij.second : ij.first;
+        const auto it = t.find(i);
+        if (it == t.end()) {
+            t[i] = S(x);
+        } else {
+            it->second = add(it->second, S(x));
+        }
+    }
+    return t;
+}
+
+/// C(i, j) = f(A(i, j)).
+template <class T, class F>
+auto apply(const Mat<T>& a, F f) {
+    Mat<std::decay_t<decltype(f(std::declval<T>()))>> c;
+    for (const auto& [ij, x] : a) c[ij] = f(x);
+    return c;
+}
+
+/// C = {(i, j, A(i, j)) : pred(i, j, A(i, j))}.
+template <class T, class Pred>
+Mat<T> select(const Mat<T>& a, Pred pred) {
+    Mat<T> c;
+    for (const auto& [ij, x] : a) {
+        if (pred(ij.first, ij.second, x)) c[ij] = x;
+    }
+    return c;
+}
+
+/// t = uᵀ ⊕.⊗ A over a semiring S (gridblas convention: S::mul(A(k, j), u(k))), with
+/// A transposed first when `transpose`. Only columns meeting some entry of u appear.
+template <class S, class U, class T>
+Vec<typename S::value_type> vxm(const Vec<U>& u, const Mat<T>& a, bool transpose = false) {
+    using R = typename S::value_type;
+    Vec<R> t;
+    for (const auto& [ij, x] : a) {
+        const gindex_t k = transpose ? ij.second : ij.first;
+        const gindex_t j = transpose ? ij.first : ij.second;
+        const auto it = u.find(k);
+        if (it == u.end()) continue;
+        const R p = S::mul(x, R(it->second));
+        const auto out = t.find(j);
+        if (out == t.end()) {
+            t[j] = p;
+        } else {
+            out->second = S::add(out->second, p);
+        }
+    }
+    return t;
+}
+
+/// t = A ⊕.⊗ u over a semiring S (S::mul(A(i, k), u(k))), with A transposed first when
+/// `transpose`.
+template <class S, class U, class T>
+Vec<typename S::value_type> mxv(const Mat<T>& a, const Vec<U>& u, bool transpose = false) {
+    return vxm<S>(u, a, !transpose);
+}
+
+}  // namespace gridblas::ref

@@ -37,6 +37,8 @@ Graph (one of):
   --seed X             generator and search-key seed (default 1)
   --file PATH          read a Matrix Market graph instead (symmetrised unless --directed)
   --directed           keep the file's edge directions
+  --relabel            store the graph under a random vertex relabelling (load balance;
+                       results are reported in the original ids)
 Run:
   --roots N            number of search keys (default 64)
   --root R             search from vertex R only (0-based)
@@ -194,7 +196,7 @@ int run(int argc, char** argv, int world_rank) {
                    {"scale", "edgefactor", "seed", "file", "roots", "root", "output", "json",
                     "grid", "threads", "direction", "alpha", "beta", "parents", "comm", "fanout",
                     "wire", "local-format", "backend"},
-                   {"directed", "no-validate", "levels", "help"});
+                   {"directed", "relabel", "no-validate", "levels", "help"});
     if (cli.has("help")) {
         if (world_rank == 0) std::fputs(kHelp, stdout);
         return 0;
@@ -224,6 +226,8 @@ int run(int argc, char** argv, int world_rank) {
     GraphOptions go;
     go.format = parse_local_format(cli.str("local-format", "dcsc"));
     go.symmetrize = !cli.has("directed");
+    go.relabel = cli.has("relabel");
+    go.relabel_seed = kp.seed;
     const std::string backend = cli.str("backend", "cpu");
     if (backend != "cpu" && backend != "cuda") {
         throw std::invalid_argument("option --backend: '" + backend + "' (expected cpu or cuda)");

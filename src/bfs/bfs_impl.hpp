@@ -16,6 +16,16 @@ struct BfsFound {
     gindex_t parent;
 };
 
+namespace detail {
+/// Sends per-vertex arrays (a, b; b may be empty) from one labelling to the other: the entry
+/// of vertex v goes to the owner of its mapped id, and `a` is mapped too when it holds vertex
+/// ids (a parent) and is >= 0. Collective over the world communicator.
+void remap_vertex_arrays(ProcessGrid& grid, const Distribution& dist, gindex_t begin,
+                         const std::vector<gindex_t>& a, const std::vector<gindex_t>& b,
+                         bool a_is_vertex, const VertexRelabel& rl, bool to_internal,
+                         std::vector<gindex_t>& a_out, std::vector<gindex_t>& b_out);
+}  // namespace detail
+
 struct BfsSolver::Impl {
     const DistMatrix<Pattern>& a;
     BfsOptions opt;
@@ -23,7 +33,8 @@ struct BfsSolver::Impl {
     Distribution dist;      ///< vertex distribution (rows and columns alike: A is square)
     gindex_t begin = 0;     ///< first vertex of this rank's piece
     lindex_t local_n = 0;   ///< vertices in this rank's piece
-    std::vector<gindex_t> degree;  ///< out-degree of each vertex of the piece
+    std::vector<gindex_t> degree;  ///< out-degree of each vertex of the piece (stored ids)
+    std::vector<gindex_t> caller_degree;  ///< the same in the caller's ids (relabelled graphs)
     gindex_t total_edges = 0;      ///< stored entries of A
 
     // Search state.

@@ -68,6 +68,11 @@ BfsSolver::Impl::Impl(const DistMatrix<Pattern>& m, const BfsOptions& o)
     degree.assign(counts.begin() + std::ptrdiff_t(std::min<std::size_t>(off, counts.size())),
                   counts.begin() + std::ptrdiff_t(std::min<std::size_t>(off + local_n, counts.size())));
     total_edges = m.nvals();
+    if (const VertexRelabel* rl = m.relabel()) {
+        std::vector<gindex_t> unused;
+        detail::remap_vertex_arrays(grid, dist, begin, degree, {}, false, *rl, false,
+                                    caller_degree, unused);
+    }
 
     front_bits.assign(bitmap_words(nrb), 0);
     completed.assign(bitmap_words(std::size_t(dist.nb)), 0);
@@ -86,7 +91,9 @@ void BfsSolver::set_options(const BfsOptions& options) {
     }
     impl_->opt = options;
 }
-const std::vector<gindex_t>& BfsSolver::local_degrees() const { return impl_->degree; }
+const std::vector<gindex_t>& BfsSolver::local_degrees() const {
+    return impl_->a.relabel() ? impl_->caller_degree : impl_->degree;
+}
 
 BfsResult BfsSolver::run(gindex_t source) {
     BfsResult r;
@@ -94,13 +101,14 @@ BfsResult BfsSolver::run(gindex_t source) {
     return r;
 }
 
-void BfsSolver::run(gindex_t source, BfsResult& r) {
+void BfsSolver::run(gindex_t caller_source, BfsResult& r) {
     Impl& s = *impl_;
     const gindex_t n = s.dist.length;
-    if (source < 0 || source >= n) {
-        throw IndexOutOfBounds("bfs: source " + std::to_string(source) + " is not a vertex of a " +
-                               std::to_string(n) + "-vertex graph");
+    if (caller_source < 0 || caller_source >= n) {
+        throw IndexOutOfBounds("bfs: source " + std::to_string(caller_source) +
+                               " is not a vertex of a " + std::to_string(n) + "-vertex graph");
     }
+    const gindex_t source = s.a.internal_id(caller_source);
     comm::Communicator& world = s.grid.world();
     world.allreduce(0, comm::ReduceOp::sum, "bfs-start");  // align ranks before timing
     const double t0 = MPI_Wtime();
@@ -179,6 +187,15 @@ void BfsSolver::run(gindex_t source, BfsResult& r) {
         }
     }
     if (s.opt.parents == ParentMode::after) s.parents_from_levels(r);
+    if (const VertexRelabel* rl = s.a.relabel()) {
+        // Give the results back in the caller's ids.
+        std::vector<gindex_t> parent, level;
+        detail::remap_vertex_arrays(s.grid, s.dist, s.begin, r.parent, r.level, true, *rl, false,
+                                    parent, level);
+        r.parent.swap(parent);
+        r.level.swap(level);
+        r.source = caller_source;
+    }
 
     double elapsed = MPI_Wtime() - t0;
     r.seconds = world.allreduce(elapsed, comm::ReduceOp::max, "bfs-end");

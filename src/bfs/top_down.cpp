@@ -1,4 +1,5 @@
-// Top-down BFS level as GraphBLAS linear algebra:
+// Top-down BFS level as GraphBLAS linear algebra (gridblas::vxm's core, run in the matrix's
+// stored ids so that relabelled graphs work too):
 //   next⟨¬visited, structural, replace⟩ = frontierᵀ ⊕.⊗ A   over (min, select2nd)
 // an SpMSpV (push) whose input entries carry their own vertex ids, so next(v) is the
 // smallest-id frontier vertex with an edge to v (Buluç & Madduri, SC'11; CombBLAS).
@@ -35,10 +36,12 @@ std::uint64_t BfsSolver::Impl::top_down_step(gindex_t depth, BfsResult& r) {
     d.replace = true;
     d.direction = Direction::push;
     if (opt.parents == ParentMode::min) {
-        vxm(next, visited, no_accum, select2nd_min<gindex_t>{}, frontier, a, d, &td_ws);
+        detail::spmv_dist<select2nd_min<gindex_t>>(next, visited, no_accum, frontier, a, d, true,
+                                                   td_ws, "bfs-topdown");
     } else {
         // Any parent will do: the (any, second) product keeps whichever arrives first.
-        vxm(next, visited, no_accum, any_second{}, frontier, a, d, &td_ws);
+        detail::spmv_dist<any_second>(next, visited, no_accum, frontier, a, d, true, td_ws,
+                                      "bfs-topdown");
     }
     // Record the new vertices; they form the next frontier.
     frontier_list.clear();

@@ -36,10 +36,12 @@ struct ParentQuery {
 };
 }  // namespace
 
+namespace {
+BfsValidation validate_internal(const DistMatrix<Pattern>& a, const BfsResult& r);
+}  // namespace
+
 BfsValidation validate_bfs(const DistMatrix<Pattern>& a, const BfsResult& r) {
     ProcessGrid& grid = *a.grid();
-    const Distribution& dist = a.row_dist();
-    BfsValidation out;
     detail::run_collectively(grid.world(), [&] {
         if (a.nrows() != a.ncols()) throw DimensionMismatch("validate_bfs: matrix is not square");
         DistVector<Pattern> shape(a.grid(), a.nrows());
@@ -49,6 +51,21 @@ BfsValidation validate_bfs(const DistMatrix<Pattern>& a, const BfsResult& r) {
                                     "distribution");
         }
     });
+    const VertexRelabel* rl = a.relabel();
+    if (rl == nullptr) return validate_internal(a, r);
+    // The result is in the caller's ids; the matrix is stored relabelled.
+    BfsResult internal = r;
+    detail::remap_vertex_arrays(*a.grid(), a.row_dist(), r.local_begin, r.parent, r.level, true,
+                                *rl, true, internal.parent, internal.level);
+    internal.source = a.internal_id(r.source);
+    return validate_internal(a, internal);
+}
+
+namespace {
+BfsValidation validate_internal(const DistMatrix<Pattern>& a, const BfsResult& r) {
+    ProcessGrid& grid = *a.grid();
+    const Distribution& dist = a.row_dist();
+    BfsValidation out;
     std::uint64_t c[6] = {0, 0, 0, 0, 0, 0};  // root, level, edge, missed, spans, inconsistent
     const gindex_t begin = r.local_begin;
     const gindex_t nb = dist.nb;
@@ -129,5 +146,7 @@ BfsValidation validate_bfs(const DistMatrix<Pattern>& a, const BfsResult& r) {
     out.inconsistent = c[5];
     return out;
 }
+
+}  // namespace
 
 }  // namespace gridblas

@@ -24,7 +24,7 @@ DistMatrix<Pattern> read_graph_matrix_market(std::shared_ptr<ProcessGrid> grid,
     });
     world.broadcast(std::span<gindex_t>(dims, 2), 0, "read-graph");
     DistMatrix<Pattern> m;
-    detail::run_collectively(world, [&] { m = DistMatrix<Pattern>::shell(grid, dims[0], dims[0]); });
+    detail::run_collectively(world, [&] { m = DistMatrix<Pattern>::shell(grid, dims[0], dims[0], g.build()); });
     DistMatrix<Pattern>::LocalTuples acc;
     CooMatrix<Pattern, gindex_t> chunk;
     int more = 1;
@@ -35,10 +35,9 @@ DistMatrix<Pattern> read_graph_matrix_market(std::shared_ptr<ProcessGrid> grid,
         });
         world.broadcast(std::span<int>(&more, 1), 0, "read-graph");
         detail::prepare_edges(chunk.rows, chunk.cols, g);
-        DistMatrix<Pattern>::route_append(*grid, m.row_dist(), m.col_dist(), chunk.rows,
-                                          chunk.cols, ValueArray<Pattern>(chunk.rows.size()), acc);
+        m.route_append(chunk.rows, chunk.cols, ValueArray<Pattern>(chunk.rows.size()), acc);
     }
-    m.assemble(std::move(acc), BuildOptions{DuplicatePolicy::combine, g.format});
+    m.assemble(std::move(acc), g.build());
     return m;
 }
 

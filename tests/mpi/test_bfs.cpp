@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <random>
+#include <set>
 #include <string>
 
 #include "bfs_reference.hpp"
@@ -279,5 +280,40 @@ TEST(Bfs, ValidatorCatchesPlantedErrors) {
         EXPECT_GT(plant(31, [](BfsResult& r, std::size_t k) { r.level[k] = 3; }).edge_spans_levels, 0u);
         // The root not its own parent.
         EXPECT_GT(plant(0, [](BfsResult& r, std::size_t k) { r.parent[k] = 1; }).bad_root, 0u);
+    }
+}
+
+TEST(Bfs, RelabelledGraphGivesResultsInCallerIds) {
+    const EdgeList e = load("karate.mtx", true);
+    for (auto& grid : all_grids()) {
+        GraphOptions g;
+        g.relabel = true;
+        g.relabel_seed = 99;
+        auto a = read_graph_matrix_market(grid, kData + "/karate.mtx", g);
+        ASSERT_NE(a.relabel(), nullptr);
+        BfsSolver solver(a);
+        for (gindex_t s : {0, 16, 33}) {
+            for (auto dir : {BfsDirection::top_down, BfsDirection::bottom_up}) {
+                BfsOptions o;
+                o.direction = dir;
+                solver.set_options(o);
+                const BfsResult r = solver.run(s);
+                std::vector<gindex_t> parent, level;
+                gather(*grid, r, parent, level);
+                EXPECT_EQ(level, test::serial_bfs(e.n, e.src, e.dst, s).level);
+                EXPECT_EQ(parent[std::size_t(s)], s);
+                const BfsValidation v = validate_bfs(a, r);
+                EXPECT_TRUE(v.ok()) << v.summary();
+            }
+        }
+        // Degrees are reported in the caller's ids.
+        std::set<std::pair<gindex_t, gindex_t>> edges;
+        for (std::size_t k = 0; k < e.src.size(); ++k) edges.insert({e.src[k], e.dst[k]});
+        std::vector<gindex_t> deg(static_cast<std::size_t>(e.n), 0);
+        for (const auto& [u, v] : edges) ++deg[std::size_t(u)];
+        DistVector<Pattern> shape(grid, e.n);
+        for (std::size_t k = 0; k < solver.local_degrees().size(); ++k) {
+            EXPECT_EQ(solver.local_degrees()[k], deg[std::size_t(shape.local_begin()) + k]);
+        }
     }
 }

@@ -11,6 +11,7 @@
 #include "dist_test_util.hpp"
 #include "gridblas/matrix/graph_builders.hpp"
 #include "gridblas/matrix/matrix_market.hpp"
+#include "gridblas/ops/spmv.hpp"
 
 using namespace gridblas;
 using test::all_grids;
@@ -192,5 +193,32 @@ TEST(DistVector, BuildExtractAndShortVectors) {
         if (grid->rank() == 0) bad.push_back(99);
         EXPECT_THROW(DistVector<double>::from_tuples(grid, 10, bad, ValueArray<double>(bad.size())),
                      IndexOutOfBounds);
+    }
+}
+
+TEST(DistMatrix, RelabelledKeepsCallerIds) {
+    std::mt19937_64 rng(31);
+    for (auto& grid : all_grids()) {
+        const gindex_t n = 41;
+        const auto am = test::random_mat<double>(rng, n, n, 0.2);
+        std::vector<gindex_t> r, c;
+        ValueArray<double> v;
+        if (grid->rank() == 0) {
+            for (const auto& [ij, x] : am) r.push_back(ij.first), c.push_back(ij.second), v.push_back(x);
+        }
+        BuildOptions o;
+        o.relabel = true;
+        o.relabel_seed = 5;
+        auto a = DistMatrix<double>::from_tuples(grid, n, n, r, c, v, o);
+        EXPECT_EQ(test::to_map(a), am);
+        ref::Mat<double> tm;
+        for (const auto& [ij, x] : am) tm[{ij.second, ij.first}] = x;
+        EXPECT_EQ(test::to_map(a.transpose()), tm);
+        DistVector<double> u(grid, n), w(grid, n);
+        EXPECT_THROW(vxm(w, no_mask, no_accum, plus_times<double>{}, u, a), NotSupported);
+        BuildOptions rect;
+        rect.relabel = true;
+        EXPECT_THROW(DistMatrix<double>::from_tuples(grid, n, n + 1, {}, {}, ValueArray<double>(), rect),
+                     InvalidValue);
     }
 }

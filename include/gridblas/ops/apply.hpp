@@ -63,7 +63,12 @@ void apply_vector(const char* name, DistVector<W>& w, const Mask& mask, Accum ac
 /// so the blocks are rebuilt locally. Collective (one agreement on build errors).
 template <class R, class T, class F>
 DistMatrix<R> rebuild_entries(const DistMatrix<T>& a, F f) {
-    DistMatrix<R> c = DistMatrix<R>::shell(a.grid(), a.nrows(), a.ncols());
+    BuildOptions keep{DuplicatePolicy::reject, a.local_format()};
+    if (a.relabel()) {
+        keep.relabel = true;
+        keep.relabel_seed = a.relabel()->seed();
+    }
+    DistMatrix<R> c = DistMatrix<R>::shell(a.grid(), a.nrows(), a.ncols(), keep);
     typename DistMatrix<R>::LocalTuples acc;
     acc.rows.reserve(a.local_nvals());
     acc.cols.reserve(a.local_nvals());
@@ -71,7 +76,8 @@ DistMatrix<R> rebuild_entries(const DistMatrix<T>& a, F f) {
     const int gi = a.grid()->my_row();
     const int gj = a.grid()->my_col();
     a.by_row().for_each([&](lindex_t r, lindex_t k, const T& x) {
-        auto y = f(a.row_dist().global_row(gi, r), a.col_dist().global_col(gj, k), x);
+        auto y = f(a.external_id(a.row_dist().global_row(gi, r)),
+                   a.external_id(a.col_dist().global_col(gj, k)), x);
         if (y) {
             acc.rows.push_back(r);
             acc.cols.push_back(k);

@@ -80,7 +80,8 @@ kernels::CompressedView<T> view_of(const CompressedBlock<T>& b, kernels::OuterLo
 }
 
 /// The common core of vxm and mxv. `input_is_rows` is true when the input vector runs
-/// along the matrix rows (vxm without transpose, mxv with transpose).
+/// along the matrix rows (vxm without transpose, mxv with transpose). Vectors are taken in
+/// the matrix's stored ids (the relabelled ones when A is relabelled: BFS works that way).
 template <class S, class W, class M, class Accum, class U, class T>
 void spmv_dist(DistVector<W>& w, const M& mask, Accum accum, const DistVector<U>& u,
                const DistMatrix<T>& a, const Descriptor& d, bool input_is_rows,
@@ -222,6 +223,15 @@ void spmv_dist(DistVector<W>& w, const M& mask, Accum accum, const DistVector<U>
     apply_output_stage(w, make_local_mask(mask, d), accum, ws.t, d);
 }
 
+template <class T>
+void reject_relabelled(const DistMatrix<T>& a, const char* name) {
+    if (a.relabel() != nullptr) {
+        throw NotSupported(std::string(name) +
+                           ": the matrix is stored relabelled; build it without relabel to "
+                           "multiply vectors in its ids");
+    }
+}
+
 }  // namespace detail
 
 /// w⟨mask⟩ = accum(w, uᵀ ⊕.⊗ A): w(j) = ⊕_i S::mul(A(i,j), u(i)) (Aᵀ with
@@ -232,6 +242,7 @@ template <class S, class W, class M, class Accum, class U, class T>
 void vxm(DistVector<W>& w, const M& mask, Accum accum, S, const DistVector<U>& u,
          const DistMatrix<T>& a, const Descriptor& desc = {},
          SpmvWorkspace<U, typename S::value_type, T>* ws = nullptr) {
+    detail::reject_relabelled(a, "vxm");
     SpmvWorkspace<U, typename S::value_type, T> local;
     detail::spmv_dist<S>(w, mask, accum, u, a, desc, !desc.transpose_a, ws ? *ws : local, "vxm");
 }
@@ -242,6 +253,7 @@ template <class S, class W, class M, class Accum, class U, class T>
 void mxv(DistVector<W>& w, const M& mask, Accum accum, S, const DistMatrix<T>& a,
          const DistVector<U>& u, const Descriptor& desc = {},
          SpmvWorkspace<U, typename S::value_type, T>* ws = nullptr) {
+    detail::reject_relabelled(a, "mxv");
     SpmvWorkspace<U, typename S::value_type, T> local;
     detail::spmv_dist<S>(w, mask, accum, u, a, desc, desc.transpose_a, ws ? *ws : local, "mxv");
 }

@@ -19,6 +19,7 @@
 #include "gridblas/core/distribution.hpp"
 #include "gridblas/core/error.hpp"
 #include "gridblas/core/process_grid.hpp"
+#include "gridblas/core/relabel.hpp"
 #include "gridblas/matrix/compressed_block.hpp"
 #include "gridblas/matrix/coo.hpp"
 
@@ -28,6 +29,12 @@ namespace gridblas {
 struct BuildOptions {
     DuplicatePolicy duplicates = DuplicatePolicy::reject;  ///< tuples naming the same entry
     LocalFormat format = LocalFormat::dcsc;                ///< storage of the local blocks
+    /// Square matrices only: store the matrix under a random relabelling of its vertices
+    /// (VertexRelabel keyed by relabel_seed) so that heavy rows and columns spread evenly
+    /// over the grid. Every accessor still speaks the caller's ids; BFS gives its results
+    /// back in the caller's ids; vxm/mxv refuse a relabelled matrix (NotSupported).
+    bool relabel = false;
+    std::uint64_t relabel_seed = 1;
 };
 
 namespace detail {
@@ -74,6 +81,15 @@ public:
     const Distribution& row_dist() const { return rows_; }
     const Distribution& col_dist() const { return cols_; }
     LocalFormat local_format() const { return by_row_.format(); }
+    /// The relabelling the matrix is stored under, or nullptr.
+    const VertexRelabel* relabel() const { return relabel_.get(); }
+    /// Caller's id of a stored (internal) row / column id, and the reverse.
+    gindex_t external_id(gindex_t internal) const {
+        return relabel_ ? relabel_->inverse(internal) : internal;
+    }
+    gindex_t internal_id(gindex_t external) const {
+        return relabel_ ? relabel_->forward(external) : external;
+    }
 
     /// This rank's block compressed by local row (outer = row) / by local column.
     const CompressedBlock<T>& by_row() const { return by_row_; }
@@ -88,13 +104,14 @@ public:
     /// Bytes of this rank's blocks (both compressions).
     std::size_t memory_bytes() const { return by_row_.memory_bytes() + by_col_.memory_bytes(); }
 
-    /// Calls f(global_row, global_col, value) for every entry stored on this rank.
+    /// Calls f(global_row, global_col, value) for every entry stored on this rank (caller's
+    /// ids).
     template <class F>
     void for_each_local(F&& f) const {
         const int i = grid_->my_row();
         const int j = grid_->my_col();
         by_row_.for_each([&](lindex_t r, lindex_t c, const auto& v) {
-            f(rows_.global_row(i, r), cols_.global_col(j, c), v);
+            f(external_id(rows_.global_row(i, r)), external_id(cols_.global_col(j, c)), v);
         });
     }
 
@@ -103,8 +120,12 @@ public:
         std::vector<gindex_t> r, c;
         ValueArray<T> v;
         local_tuples(r, c, v);
-        return from_tuples(grid_, ncols(), nrows(), c, r, v,
-                           BuildOptions{DuplicatePolicy::reject, local_format()});
+        BuildOptions o{DuplicatePolicy::reject, local_format()};
+        if (relabel_) {
+            o.relabel = true;
+            o.relabel_seed = relabel_->seed();
+        }
+        return from_tuples(grid_, ncols(), nrows(), c, r, v, o);
     }
 
     /// Every entry, gathered on rank `root` (others get an empty CooMatrix with the right
@@ -131,7 +152,8 @@ public:
 
     /// An empty matrix shell on `grid` (no blocks built yet); used by builders that stream
     /// tuples in with route_append() and finish with assemble().
-    static DistMatrix shell(std::shared_ptr<ProcessGrid> grid, gindex_t nrows, gindex_t ncols) {
+    static DistMatrix shell(std::shared_ptr<ProcessGrid> grid, gindex_t nrows, gindex_t ncols,
+                            const BuildOptions& opts = {}) {
         if (!grid) throw InvalidValue("DistMatrix: null process grid");
         if (nrows < 0 || ncols < 0) {
             throw InvalidValue("DistMatrix: negative dimensions " + std::to_string(nrows) +
@@ -149,13 +171,19 @@ public:
                                std::to_string(m.grid_->pc()) +
                                " grid has blocks too large for 32-bit local indices");
         }
+        if (opts.relabel) {
+            if (nrows != ncols) {
+                throw InvalidValue("DistMatrix: relabelling needs a square matrix, not " +
+                                   std::to_string(nrows) + " x " + std::to_string(ncols));
+            }
+            m.relabel_ = std::make_shared<const VertexRelabel>(nrows, opts.relabel_seed);
+        }
         return m;
     }
-    /// Sends global tuples (already checked to be in range) to their owners and appends the
-    /// ones this rank receives to `acc`. Collective.
-    static void route_append(ProcessGrid& grid, const Distribution& rd, const Distribution& cd,
-                             std::span<const gindex_t> rows, std::span<const gindex_t> cols,
-                             const ValueArray<T>& vals, LocalTuples& acc);
+    /// Sends global tuples in the caller's ids (already checked to be in range) to their
+    /// owners and appends the ones this rank receives to `acc`. Collective.
+    void route_append(std::span<const gindex_t> rows, std::span<const gindex_t> cols,
+                      const ValueArray<T>& vals, LocalTuples& acc) const;
     /// Builds this rank's blocks from its routed tuples. Collective (errors agree).
     template <class Combine = KeepLast>
     void assemble(LocalTuples&& acc, const BuildOptions& opts, Combine combine = {});
@@ -166,6 +194,7 @@ private:
     Distribution cols_;
     CompressedBlock<T> by_row_;
     CompressedBlock<T> by_col_;
+    std::shared_ptr<const VertexRelabel> relabel_;
 };
 
 // ---- implementation -------------------------------------------------------------------
@@ -176,7 +205,7 @@ DistMatrix<T> DistMatrix<T>::from_tuples(std::shared_ptr<ProcessGrid> grid, gind
                                          gindex_t ncols, std::span<const gindex_t> rows,
                                          std::span<const gindex_t> cols, const ValueArray<T>& vals,
                                          const BuildOptions& opts, Combine combine) {
-    DistMatrix m = shell(grid, nrows, ncols);  // checks shared arguments, no communication
+    DistMatrix m = shell(grid, nrows, ncols, opts);  // checks shared arguments, no communication
     comm::Communicator& world = grid->world();
     // Local argument checks, made collective.
     detail::run_collectively(world, [&] {
@@ -196,18 +225,34 @@ DistMatrix<T> DistMatrix<T>::from_tuples(std::shared_ptr<ProcessGrid> grid, gind
     });
 
     LocalTuples acc;
-    route_append(*grid, m.rows_, m.cols_, rows, cols, vals, acc);
+    m.route_append(rows, cols, vals, acc);
     m.assemble(std::move(acc), opts, combine);
     return m;
 }
 
 template <class T>
-void DistMatrix<T>::route_append(ProcessGrid& grid, const Distribution& rd, const Distribution& cd,
-                                 std::span<const gindex_t> rows, std::span<const gindex_t> cols,
-                                 const ValueArray<T>& vals, LocalTuples& acc) {
-    comm::Communicator& world = grid.world();
+void DistMatrix<T>::route_append(std::span<const gindex_t> rows_in,
+                                 std::span<const gindex_t> cols_in, const ValueArray<T>& vals,
+                                 LocalTuples& acc) const {
+    comm::Communicator& world = grid_->world();
+    const Distribution& rd = rows_;
+    const Distribution& cd = cols_;
     const int p = world.size();
-    const int pc = grid.pc();
+    const int pc = grid_->pc();
+    // Internal ids: the caller's, or their relabelling.
+    std::vector<gindex_t> rmap, cmap;
+    std::span<const gindex_t> rows = rows_in, cols = cols_in;
+    if (relabel_) {
+        rmap.resize(rows_in.size());
+        cmap.resize(cols_in.size());
+#pragma omp parallel for schedule(static)
+        for (std::size_t k = 0; k < rows_in.size(); ++k) {
+            rmap[k] = relabel_->forward(rows_in[k]);
+            cmap[k] = relabel_->forward(cols_in[k]);
+        }
+        rows = rmap;
+        cols = cmap;
+    }
     std::vector<int> counts(std::size_t(p), 0);
     std::vector<int> dest(rows.size());
     for (std::size_t k = 0; k < rows.size(); ++k) {

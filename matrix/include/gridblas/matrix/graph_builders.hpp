@@ -22,6 +22,15 @@ struct GraphOptions {
     bool symmetrize = true;       ///< add v -> u for every u -> v (undirected graph)
     bool drop_self_loops = true;  ///< remove u -> u
     LocalFormat format = LocalFormat::dcsc;
+    bool relabel = false;         ///< store under a random vertex relabelling (BuildOptions)
+    std::uint64_t relabel_seed = 1;
+    /// The BuildOptions these options imply (duplicates are always combined).
+    BuildOptions build() const {
+        BuildOptions b{DuplicatePolicy::combine, format};
+        b.relabel = relabel;
+        b.relabel_seed = relabel_seed;
+        return b;
+    }
 };
 
 namespace detail {
@@ -56,7 +65,7 @@ inline void prepare_edges(std::vector<gindex_t>& src, std::vector<gindex_t>& dst
 template <class Gen>
 DistMatrix<Pattern> graph_from_slices(std::shared_ptr<ProcessGrid> grid, gindex_t n,
                                       std::uint64_t total, const GraphOptions& g, Gen&& gen) {
-    auto m = DistMatrix<Pattern>::shell(grid, n, n);
+    auto m = DistMatrix<Pattern>::shell(grid, n, n, g.build());
     typename DistMatrix<Pattern>::LocalTuples acc;
     // Generate and route in bounded batches so the peak memory stays near the final size.
     const auto [first, count] = slice_range(total, grid->rank(), grid->size());
@@ -68,10 +77,9 @@ DistMatrix<Pattern> graph_from_slices(std::shared_ptr<ProcessGrid> grid, gindex_
         dst.clear();
         if (done < count) gen(first + done, std::min(batch, count - done), src, dst);
         prepare_edges(src, dst, g);
-        DistMatrix<Pattern>::route_append(*grid, m.row_dist(), m.col_dist(), src, dst,
-                                          ValueArray<Pattern>(src.size()), acc);
+        m.route_append(src, dst, ValueArray<Pattern>(src.size()), acc);
     }
-    m.assemble(std::move(acc), BuildOptions{DuplicatePolicy::combine, g.format});
+    m.assemble(std::move(acc), g.build());
     return m;
 }
 
@@ -109,8 +117,7 @@ inline DistMatrix<Pattern> graph_from_edges(std::shared_ptr<ProcessGrid> grid, g
                                             const GraphOptions& g = {}) {
     detail::prepare_edges(src, dst, g);
     return DistMatrix<Pattern>::from_tuples(std::move(grid), n, n, src, dst,
-                                            ValueArray<Pattern>(src.size()),
-                                            BuildOptions{DuplicatePolicy::combine, g.format});
+                                            ValueArray<Pattern>(src.size()), g.build());
 }
 
 /// Options of read_matrix_market_dist().
@@ -152,8 +159,7 @@ DistMatrix<T> read_matrix_market_dist(std::shared_ptr<ProcessGrid> grid, const s
             if (root) more = reader->read_chunk<T>(o.chunk_entries, chunk) ? 1 : 0;
         });
         world.broadcast(std::span<int>(&more, 1), o.root, "read-matrix-market");
-        DistMatrix<T>::route_append(*grid, m.row_dist(), m.col_dist(), chunk.rows, chunk.cols,
-                                    chunk.vals, acc);
+        m.route_append(chunk.rows, chunk.cols, chunk.vals, acc);
     }
     m.assemble(std::move(acc), BuildOptions{o.duplicates, o.format}, combine);
     return m;

@@ -9,6 +9,13 @@ if(_gb_cuda_request STREQUAL "AUTO" OR _gb_cuda_request STREQUAL "ON")
     if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES)
       set(CMAKE_CUDA_ARCHITECTURES 90)
     endif()
+    # .cu files are C++17 (the public headers they include avoid concepts). Without this,
+    # CMAKE_CXX_STANDARD 20 makes CMake 3.25 ask for a "CUDA20" dialect it cannot map to
+    # an nvcc flag, and generation fails as soon as a .cu file exists.
+    if(NOT DEFINED CMAKE_CUDA_STANDARD)
+      set(CMAKE_CUDA_STANDARD 17)
+      set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+    endif()
     enable_language(CUDA)
     find_package(CUDAToolkit REQUIRED)
     set(GRIDBLAS_HAVE_CUDA 1)

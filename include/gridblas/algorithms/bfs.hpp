@@ -20,6 +20,9 @@
 ///  - Parents: `min` (deterministic: the smallest-id neighbour in the previous level, the same
 ///    on every grid and backend), `any` (first found, faster bottom-up), `after` (levels only
 ///    during the search; parents recovered from levels afterwards, as seed 004).
+///  - A matrix stored relabelled (BuildOptions::relabel) is searched in its stored ids and
+///    the results come back in the caller's ids; `min` then picks the parent with the
+///    smallest stored id (still deterministic for a given relabel seed, on every grid).
 
 #include <cstdint>
 #include <memory>

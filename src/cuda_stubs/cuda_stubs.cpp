@@ -1,0 +1,115 @@
+// The CUDA backend's entry points for a build without CUDA (GRIDBLAS_WITH_CUDA=OFF, or AUTO
+// with no nvcc): the same symbols as src/cuda, so that everything links, with bodies that
+// throw NotCompiled. cuda_device_count() returns 0, so callers that check it first never
+// reach the throwing paths. This is Ginkgo's "device hooks" pattern (core/device_hooks; see
+// notes/anchor-aesthetics.md). Objects that hold no device memory (default-constructed
+// containers, a Workspace) can still be created and destroyed.
+
+#include <memory>
+#include <string>
+
+#include "gridblas/core/error.hpp"
+#include "gridblas/cuda/bfs.hpp"
+#include "gridblas/cuda/detail/entry_points.hpp"
+#include "gridblas/cuda/device_base.hpp"
+
+namespace gridblas {
+
+namespace {
+
+[[noreturn]] void not_compiled(const std::string& what) {
+    throw NotCompiled(what +
+                      ": gridblas was built without CUDA (configure with "
+                      "-DGRIDBLAS_WITH_CUDA=ON and a CUDA toolkit)");
+}
+
+}  // namespace
+
+int cuda_device_count() { return 0; }
+bool cuda_available() { return false; }
+std::string cuda_unavailable_reason() { return "gridblas was built without CUDA"; }
+std::string cuda_device_name(int) { not_compiled("cuda_device_name"); }
+void cuda_set_device(int) { not_compiled("cuda_set_device"); }
+void cuda_synchronize() { not_compiled("cuda_synchronize"); }
+
+namespace cuda {
+
+// ---- DeviceBuffer: nothing is ever allocated, so release() has nothing to free ----
+
+void DeviceBuffer::release() noexcept {
+    ptr_ = nullptr;
+    cap_ = 0;
+}
+void DeviceBuffer::grow(std::size_t) { not_compiled("device memory allocation"); }
+void DeviceBuffer::copy_in(const void*, std::size_t) { not_compiled("host-to-device copy"); }
+void DeviceBuffer::copy_out(void*, std::size_t) const { not_compiled("device-to-host copy"); }
+void DeviceBuffer::zero_impl(std::size_t) { not_compiled("device memset"); }
+
+// ---- Workspace ----
+
+struct Workspace::Impl {};
+Workspace::Workspace() : impl_(std::make_unique<Impl>()) {}
+Workspace::~Workspace() = default;
+Workspace::Workspace(Workspace&&) noexcept = default;
+Workspace& Workspace::operator=(Workspace&&) noexcept = default;
+std::size_t Workspace::memory_bytes() const { return 0; }
+
+// ---- kernels ----
+
+namespace detail {
+
+template <class S, class A>
+KernelStats push(const CompressedDeviceView<A>&, const DeviceSparseView<typename S::value_type>&,
+                 const DeviceMask&, const DeviceOutput<typename S::value_type>&, Workspace&) {
+    not_compiled("cuda::spmspv");
+}
+
+template <class S, class A>
+KernelStats pull(const CompressedDeviceView<A>&, const DeviceBitmapView<typename S::value_type>&,
+                 const DeviceMask&, const DeviceOutput<typename S::value_type>&, Workspace&) {
+    not_compiled("cuda::spmv_pull");
+}
+
+template <class T>
+std::size_t sparse_to_bitmap(const DeviceSparseView<T>&, const DeviceOutput<T>&) {
+    not_compiled("cuda::sparse_to_bitmap");
+}
+
+template <class T>
+std::size_t bitmap_to_sparse(const DeviceBitmapView<T>&, const DeviceOutput<T>&, Workspace&) {
+    not_compiled("cuda::bitmap_to_sparse");
+}
+
+template <class T>
+void spmv_plus_times(const CompressedDeviceView<T>&, const T*, T*, Workspace&) {
+    not_compiled("cuda::spmv_plus_times");
+}
+
+GRIDBLAS_CUDA_FOR_EACH_BUILTIN(GRIDBLAS_CUDA_INSTANTIATE_KERNELS)
+GRIDBLAS_CUDA_FOR_EACH_VALUE_TYPE(GRIDBLAS_CUDA_INSTANTIATE_CONVERSIONS)
+template void spmv_plus_times<float>(const CompressedDeviceView<float>&, const float*, float*,
+                                     Workspace&);
+template void spmv_plus_times<double>(const CompressedDeviceView<double>&, const double*, double*,
+                                      Workspace&);
+
+}  // namespace detail
+
+// ---- single-GPU BFS ----
+
+struct BfsGpuSolver::Impl {
+    BfsGpuOptions opt;
+};
+BfsGpuSolver::BfsGpuSolver(const Csr<Pattern>&, const BfsGpuOptions&) {
+    not_compiled("cuda::BfsGpuSolver");
+}
+BfsGpuSolver::~BfsGpuSolver() = default;
+BfsGpuResult BfsGpuSolver::run(gindex_t) { not_compiled("cuda::BfsGpuSolver::run"); }
+void BfsGpuSolver::run(gindex_t, BfsGpuResult&) { not_compiled("cuda::BfsGpuSolver::run"); }
+const BfsGpuOptions& BfsGpuSolver::options() const { return impl_->opt; }
+
+BfsGpuResult bfs_single_gpu(const Csr<Pattern>&, gindex_t, const BfsGpuOptions&) {
+    not_compiled("cuda::bfs_single_gpu");
+}
+
+}  // namespace cuda
+}  // namespace gridblas

@@ -1,0 +1,179 @@
+// Tests of the CUDA backend's API that need no GPU: device queries, the NotSupported
+// dispatch for semirings without device kernels, and — in a build without CUDA — that every
+// entry point throws NotCompiled. These run in every build; device round trips skip
+// without a device.
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "cuda/cuda_test_util.hpp"
+#include "gridblas/config.hpp"
+#include "gridblas/cuda/bfs.hpp"
+#include "gridblas/cuda/kernels.hpp"
+#include "gridblas/vector/convert.hpp"
+
+namespace {
+
+using namespace gridblas;
+
+/// A user-defined semiring: the CUDA backend has no kernel for it.
+struct user_plus_times {
+    using value_type = double;
+    static double zero() { return 0; }
+    static double add(double a, double b) { return a + b; }
+    static double mul(double a, double x) { return a * x + 1; }
+};
+
+TEST(CudaApi, DeviceQueriesAgree) {
+    const int n = cuda_device_count();
+    EXPECT_GE(n, 0);
+    EXPECT_EQ(cuda_available(), n > 0);
+    EXPECT_EQ(cuda_unavailable_reason().empty(), n > 0);
+    if (!GRIDBLAS_HAVE_CUDA) {
+        EXPECT_EQ(n, 0);
+    }
+    if (n == 0) std::cout << "[ info ] no CUDA device: " << cuda_unavailable_reason() << "\n";
+}
+
+TEST(CudaApi, ObjectsWithoutDataNeedNoDevice) {
+    cuda::Workspace ws;
+    EXPECT_EQ(ws.memory_bytes(), 0u);
+    cuda::DeviceCsr<double> a;
+    cuda::DeviceSparseVector<std::int32_t> x(0);
+    cuda::DeviceBitmapVector<Pattern> b;
+    EXPECT_EQ(a.nrows(), 0u);
+    EXPECT_EQ(x.nvals(), 0u);
+    EXPECT_EQ(b.size(), 0u);
+    cuda::Workspace moved(std::move(ws));
+    EXPECT_EQ(moved.memory_bytes(), 0u);
+}
+
+TEST(CudaApi, UserDefinedSemiringThrowsNotSupported) {
+    cuda::Workspace ws;
+    cuda::DeviceDcsc<double> dcsc;
+    cuda::DeviceCsr<double> csr;
+    cuda::DeviceSparseVector<double> x, y;
+    cuda::DeviceBitmapVector<double> xb, yb;
+    EXPECT_THROW(cuda::spmspv<user_plus_times>(dcsc, x, cuda::no_mask(), y, ws), NotSupported);
+    EXPECT_THROW(cuda::spmspv<user_plus_times>(csr, x, cuda::no_mask(), y, ws), NotSupported);
+    EXPECT_THROW(cuda::spmv_pull<user_plus_times>(csr, xb, cuda::no_mask(), y, ws), NotSupported);
+    EXPECT_THROW(cuda::spmv_pull<user_plus_times>(csr, xb, cuda::no_mask(), yb, ws), NotSupported);
+    try {
+        cuda::spmspv<user_plus_times>(dcsc, x, cuda::no_mask(), y, ws);
+    } catch (const NotSupported& e) {
+        EXPECT_NE(std::string(e.what()).find("user-defined"), std::string::npos) << e.what();
+    }
+}
+
+TEST(CudaApi, BuiltinSemiringWithoutKernelThrowsNotSupported) {
+    // plus_times over uint32 and min_plus with a float matrix on an int vector have no
+    // device kernels (see GRIDBLAS_CUDA_FOR_EACH_BUILTIN).
+    static_assert(!cuda::cuda_supports_v<plus_times<std::uint32_t>, std::uint32_t>);
+    static_assert(!cuda::cuda_supports_v<min_plus<std::int32_t>, float>);
+    static_assert(cuda::cuda_supports_v<select2nd_min<std::uint32_t>, Pattern>);
+    static_assert(cuda::cuda_supports_v<plus_times<double>, double>);
+    cuda::Workspace ws;
+    cuda::DeviceCsr<std::uint32_t> a;
+    cuda::DeviceSparseVector<std::uint32_t> x, y;
+    EXPECT_THROW(cuda::spmspv<plus_times<std::uint32_t>>(a, x, cuda::no_mask(), y, ws),
+                 NotSupported);
+    cuda::DeviceCsr<float> af;
+    cuda::DeviceSparseVector<std::int32_t> xi, yi;
+    EXPECT_THROW(cuda::spmspv<min_plus<std::int32_t>>(af, xi, cuda::no_mask(), yi, ws),
+                 NotSupported);
+}
+
+TEST(CudaApi, EntryPointsThrowNotCompiledWithoutCuda) {
+    if (GRIDBLAS_HAVE_CUDA) GTEST_SKIP() << "this build has the CUDA backend";
+    EXPECT_EQ(cuda_device_count(), 0);
+    EXPECT_FALSE(cuda_available());
+    EXPECT_THROW(cuda_device_name(0), NotCompiled);
+    EXPECT_THROW(cuda_set_device(0), NotCompiled);
+    EXPECT_THROW(cuda_synchronize(), NotCompiled);
+
+    const auto csr = Csr<double>::from_tuples(
+        2, 2, std::vector<lindex_t>{0, 1}, std::vector<lindex_t>{1, 0}, ValueArray<double>(2, 1.0));
+    EXPECT_THROW(cuda::DeviceCsr<double>{csr}, NotCompiled);
+    EXPECT_THROW(cuda::DeviceDcsc<double>{Dcsc<double>::from_coo(csr.to_coo())}, NotCompiled);
+    EXPECT_THROW(cuda::DeviceSparseVector<std::int32_t>(10), NotCompiled);
+    EXPECT_THROW(cuda::DeviceBitmapVector<Pattern>(10), NotCompiled);
+    EXPECT_THROW(cuda::DeviceDenseVector<float>(10), NotCompiled);
+
+    // Kernels on empty objects reach the backend, which is absent.
+    cuda::Workspace ws;
+    cuda::DeviceDcsc<Pattern> dcsc;
+    cuda::DeviceCsr<Pattern> pcsr;
+    cuda::DeviceCsr<double> dcsr;
+    cuda::DeviceSparseVector<std::uint32_t> x, y;
+    cuda::DeviceBitmapVector<std::uint32_t> xb, yb;
+    using S = select2nd_min<std::uint32_t>;
+    EXPECT_THROW(cuda::spmspv<S>(dcsc, x, cuda::no_mask(), y, ws), NotCompiled);
+    EXPECT_THROW(cuda::spmspv<S>(pcsr, x, cuda::no_mask(), y, ws), NotCompiled);
+    EXPECT_THROW(cuda::spmv_pull<S>(pcsr, xb, cuda::no_mask(), y, ws), NotCompiled);
+    EXPECT_THROW(cuda::spmv_pull<S>(pcsr, xb, cuda::no_mask(), yb, ws), NotCompiled);
+    EXPECT_THROW(cuda::sparse_to_bitmap(x, xb), NotCompiled);
+    EXPECT_THROW(cuda::bitmap_to_sparse(xb, x, ws), NotCompiled);
+    cuda::DeviceDenseVector<double> dx, dy;
+    EXPECT_THROW(cuda::spmv_plus_times(dcsr, dx, dy, ws), NotCompiled);
+
+    const auto g = Csr<Pattern>::from_tuples(2, 2, std::vector<lindex_t>{0, 1},
+                                             std::vector<lindex_t>{1, 0}, ValueArray<Pattern>(2));
+    EXPECT_THROW(cuda::bfs_single_gpu(g, 0), NotCompiled);
+    EXPECT_THROW(cuda::BfsGpuSolver{g}, NotCompiled);
+}
+
+TEST(CudaApi, BfsChecksArgumentsBeforeTheDevice) {
+    if (!GRIDBLAS_HAVE_CUDA) GTEST_SKIP() << "built without CUDA: the stubs throw NotCompiled";
+    const auto rect = Csr<Pattern>::from_tuples(2, 3, std::vector<lindex_t>{0},
+                                                std::vector<lindex_t>{2}, ValueArray<Pattern>(1));
+    EXPECT_THROW(cuda::BfsGpuSolver{rect}, DimensionMismatch);
+    const auto sq = Csr<Pattern>(2, 2);
+    cuda::BfsGpuOptions bad;
+    bad.alpha = 0;
+    EXPECT_THROW((cuda::BfsGpuSolver{sq, bad}), InvalidValue);
+}
+
+TEST(CudaDevice, NameAndRoundTrips) {
+    GRIDBLAS_REQUIRE_CUDA_DEVICE();
+    EXPECT_FALSE(cuda_device_name(0).empty());
+    EXPECT_THROW(cuda_device_name(cuda_device_count()), IndexOutOfBounds);
+    cuda_set_device(0);
+
+    const std::vector<lindex_t> r{0, 2, 2, 4, 4}, c{1, 0, 3, 4, 0};
+    ValueArray<float> v(5);
+    for (std::size_t k = 0; k < 5; ++k) v[k] = float(k) + 0.5f;
+    const auto csr = Csr<float>::from_tuples(5, 6, r, c, v);
+    const auto dcsc = Dcsc<float>::from_tuples(5, 6, r, c, v);
+    EXPECT_EQ(cuda::DeviceCsr<float>(csr).to_host(), csr);
+    EXPECT_EQ(cuda::DeviceDcsc<float>(dcsc).to_host(), dcsc);
+    const auto pcsr = Csr<Pattern>::from_tuples(5, 6, r, c, ValueArray<Pattern>(5));
+    EXPECT_EQ(cuda::DeviceCsr<Pattern>(pcsr).to_host(), pcsr);
+    EXPECT_EQ(cuda::DeviceCsr<float>(Csr<float>(0, 3)).to_host(), Csr<float>(0, 3));
+    EXPECT_EQ(cuda::DeviceDcsc<float>(Dcsc<float>(4, 3)).to_host(), Dcsc<float>(4, 3));
+
+    SparseVector<std::int64_t> s(100);
+    s.push_back(3, -7);
+    s.push_back(64, 9);
+    s.push_back(99, 1);
+    cuda::DeviceSparseVector<std::int64_t> ds(s);
+    EXPECT_EQ(ds.to_host(), s);
+    EXPECT_EQ(ds.nvals(), 3u);
+    const auto bm = to_bitmap(s);
+    cuda::DeviceBitmapVector<std::int64_t> db(bm);
+    EXPECT_EQ(db.to_host(), bm);
+    EXPECT_EQ(db.nvals(), 3u);
+    const DenseVector<double> d(std::vector<double>{1.5, -2, 3});
+    EXPECT_EQ(cuda::DeviceDenseVector<double>(d).to_host(), d);
+
+    // Reuse: a smaller assignment keeps the allocation.
+    SparseVector<std::int64_t> small(10);
+    small.push_back(1, 2);
+    ds.assign(small);
+    EXPECT_EQ(ds.to_host(), small);
+}
+
+}  // namespace

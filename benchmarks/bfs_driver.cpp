@@ -22,6 +22,9 @@
 #include "gridblas/algorithms/bfs.hpp"
 #include "gridblas/config.hpp"
 #include "gridblas/core/context.hpp"
+#include "gridblas/cuda/bfs.hpp"
+#include "gridblas/cuda/device.hpp"
+#include "gridblas/matrix/convert.hpp"
 #include "gridblas/matrix/graph_builders.hpp"
 #include "gridblas/vector/dist_vector.hpp"
 
@@ -72,7 +75,8 @@ struct Search {
 /// Picks `count` distinct vertices of degree >= 1 with a seeded generator; every rank draws
 /// the same candidates and the owners report their degrees in one allreduce per batch.
 std::vector<gindex_t> pick_roots(ProcessGrid& grid, const BfsSolver& solver, const Distribution& d,
-                                 gindex_t begin, int count, std::uint64_t seed, gindex_t total_edges) {
+                                 gindex_t begin, int count, std::uint64_t seed,
+                                 gindex_t total_edges) {
     std::vector<gindex_t> roots;
     if (total_edges == 0) return roots;
     std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ULL + 12345);
@@ -84,7 +88,8 @@ std::vector<gindex_t> pick_roots(ProcessGrid& grid, const BfsSolver& solver, con
         for (auto& c : cand) c = pick(rng);
         for (std::size_t k = 0; k < cand.size(); ++k) {
             const gindex_t v = cand[k];
-            if (v >= begin && v < begin + gindex_t(deg.size())) has[k] = deg[std::size_t(v - begin)];
+            if (v >= begin && v < begin + gindex_t(deg.size()))
+                has[k] = deg[std::size_t(v - begin)];
         }
         grid.world().allreduce(std::span<gindex_t>(has), comm::ReduceOp::sum, "pick-roots");
         for (std::size_t k = 0; k < cand.size() && int(roots.size()) < count; ++k) {
@@ -118,7 +123,8 @@ void write_output(ProcessGrid& grid, const BfsResult& r, const std::string& path
     grid.world().allgatherv(std::span<const gindex_t>(mine), all, counts, "output");
     if (grid.rank() != 0) return;
     std::vector<std::array<gindex_t, 3>> rows(all.size() / 3);
-    for (std::size_t k = 0; k < rows.size(); ++k) rows[k] = {all[3 * k], all[3 * k + 1], all[3 * k + 2]};
+    for (std::size_t k = 0; k < rows.size(); ++k)
+        rows[k] = {all[3 * k], all[3 * k + 1], all[3 * k + 2]};
     std::sort(rows.begin(), rows.end());
     std::ofstream f(path);
     if (!f) throw IoError("cannot write " + path);
@@ -128,8 +134,7 @@ void write_output(ProcessGrid& grid, const BfsResult& r, const std::string& path
 
 void print_levels(const std::vector<BfsLevelStats>& levels) {
     std::printf("%5s %4s %12s %12s %14s %10s %12s %12s %10s %10s\n", "level", "dir", "frontier",
-                "discovered", "edges", "messages", "bytes_wire", "bytes_raw", "time_ms",
-                "comm_ms");
+                "discovered", "edges", "messages", "bytes_wire", "bytes_raw", "time_ms", "comm_ms");
     for (const auto& l : levels) {
         std::printf("%5d %4s %12lld %12lld %14llu %10llu %12llu %12llu %10.3f %10.3f\n", l.level,
                     l.bottom_up ? "BU" : "TD", (long long)l.frontier, (long long)l.discovered,
@@ -156,10 +161,10 @@ std::string levels_json(const std::vector<BfsLevelStats>& levels) {
 }
 
 void print_block(const char* name, const bench::Summary& s, bool rate) {
-    std::printf("min_%s: %.6g\nfirstquartile_%s: %.6g\nmedian_%s: %.6g\nthirdquartile_%s: %.6g\n"
-                "max_%s: %.6g\n",
-                name, s.min, name, s.firstquartile, name, s.median, name, s.thirdquartile, name,
-                s.max);
+    std::printf(
+        "min_%s: %.6g\nfirstquartile_%s: %.6g\nmedian_%s: %.6g\nthirdquartile_%s: %.6g\n"
+        "max_%s: %.6g\n",
+        name, s.min, name, s.firstquartile, name, s.median, name, s.thirdquartile, name, s.max);
     std::printf("mean_%s: %.6g\nstddev_%s: %.6g\n", name, s.mean, name, s.stddev);
     if (rate) {
         std::printf("harmonic_mean_%s: %.6g\nharmonic_stddev_%s: %.6g\n", name, s.harmonic_mean,
@@ -232,9 +237,10 @@ int run(int argc, char** argv, int world_rank) {
     if (backend != "cpu" && backend != "cuda") {
         throw std::invalid_argument("option --backend: '" + backend + "' (expected cpu or cuda)");
     }
-    if (backend == "cuda") {
+    const bool use_cuda = backend == "cuda";
+    if (use_cuda) {
         if (!GRIDBLAS_HAVE_CUDA) throw NotCompiled("this gridblas was built without CUDA");
-        throw NotSupported("BFS on the cuda backend is not implemented yet");
+        if (!cuda_available()) throw CudaError("--backend cuda: " + cuda_unavailable_reason());
     }
     int pr = 0, pc = 0;
     if (cli.has("grid")) {
@@ -253,7 +259,8 @@ int run(int argc, char** argv, int world_rank) {
     DistMatrix<Pattern> a = from_file ? read_graph_matrix_market(grid, cli.str("file", ""), go)
                                       : kronecker_graph(grid, kp, go);
     BfsSolver solver(a, bo);
-    const double construction = grid->world().allreduce(MPI_Wtime() - t0, comm::ReduceOp::max, "k1");
+    const double construction =
+        grid->world().allreduce(MPI_Wtime() - t0, comm::ReduceOp::max, "k1");
     const gindex_t n = a.nrows();
     const gindex_t nnz = a.nvals();
     if (root0) {
@@ -265,8 +272,8 @@ int run(int argc, char** argv, int world_rank) {
     if (cli.has("root")) {
         const gindex_t r = cli.integer("root", 0, 0, std::int64_t(1) << 62);
         if (r >= n) {
-            throw IndexOutOfBounds("--root " + std::to_string(r) + " is not a vertex (the graph has " +
-                                   std::to_string(n) + ")");
+            throw IndexOutOfBounds("--root " + std::to_string(r) +
+                                   " is not a vertex (the graph has " + std::to_string(n) + ")");
         }
         roots.push_back(r);
     } else {
@@ -275,22 +282,62 @@ int run(int argc, char** argv, int world_rank) {
         if (roots.empty()) throw InvalidValue("the graph has no vertex of degree >= 1");
     }
     const bool validate = !cli.has("no-validate");
+    // The cuda backend runs the single-GPU BFS on the whole graph (one rank for now).
+    std::unique_ptr<cuda::BfsGpuSolver> gpu;
+    cuda::BfsGpuResult gpu_result;
+    if (use_cuda) {
+        if (grid->size() != 1) {
+            throw NotSupported(
+                "--backend cuda runs on one rank (one GPU); the multi-GPU BFS is "
+                "not implemented yet");
+        }
+        cuda::BfsGpuOptions g;
+        g.direction = bo.direction;
+        g.alpha = bo.alpha;
+        g.beta = bo.beta;
+        g.symmetric = go.symmetrize;
+        const Csr<Pattern> host =
+            a.local_format() == LocalFormat::csr ? a.by_row().csr() : to_csr(a.by_col().dcsc());
+        gpu = std::make_unique<cuda::BfsGpuSolver>(host, g);
+    }
     BfsResult result;
-    solver.run(roots.front(), result);  // untimed warm-up
+    auto search = [&](gindex_t root) {
+        if (!gpu) {
+            solver.run(root, result);
+            return;
+        }
+        gpu->run(root, gpu_result);
+        result.dist = a.row_dist();
+        result.local_begin = 0;
+        result.parent = gpu_result.parent;
+        result.level = gpu_result.level;
+        result.source = root;
+        result.reached = gpu_result.reached;
+        result.depth = gpu_result.depth;
+        result.seconds = gpu_result.seconds;
+        result.levels = gpu_result.levels;
+    };
+    search(roots.front());  // untimed warm-up
     grid->reset_counters();
 
     std::vector<Search> searches;
     std::uint64_t failures = 0;
     double last_progress = MPI_Wtime();
     for (std::size_t k = 0; k < roots.size(); ++k) {
-        solver.run(roots[k], result);
-        Search s{roots[k], result.seconds, component_edges(*grid, result, solver.local_degrees(), go.symmetrize),
-                 result.reached, result.depth, result.levels};
+        search(roots[k]);
+        Search s{roots[k],
+                 result.seconds,
+                 component_edges(*grid, result, solver.local_degrees(), go.symmetrize),
+                 result.reached,
+                 result.depth,
+                 result.levels};
         if (validate) {
             const BfsValidation v = validate_bfs(a, result);
             if (!v.ok()) {
                 ++failures;
-                if (root0) std::fprintf(stderr, "root %lld: %s\n", (long long)roots[k], v.summary().c_str());
+                if (root0)
+                    std::fprintf(stderr, "root %lld: %s\n", (long long)roots[k],
+                                 v.summary().c_str());
             }
         }
         searches.push_back(std::move(s));
@@ -341,8 +388,9 @@ int run(int argc, char** argv, int world_rank) {
           << grid->pc() << "\",\"threads\":" << omp_get_max_threads() << ",\"direction\":\""
           << to_string(bo.direction) << "\",\"parents\":\"" << to_string(bo.parents)
           << "\",\"alpha\":" << bo.alpha << ",\"beta\":" << bo.beta << ",\"comm\":\""
-          << comm::to_string(co.backend) << "\",\"fanout\":" << co.fanout << ",\"wire\":\""
-          << comm::to_string(co.wire) << "\",\"local_format\":\"" << to_string(go.format)
+          << comm::to_string(co.backend) << "\",\"backend\":\"" << backend
+          << "\",\"fanout\":" << co.fanout << ",\"wire\":\"" << comm::to_string(co.wire)
+          << "\",\"local_format\":\"" << to_string(go.format)
           << "\"},\"construction_seconds\":" << construction
           << ",\"validated\":" << (validate ? "true" : "false")
           << ",\"validation_failures\":" << failures << ",\"time\":" << summary_json(ts)

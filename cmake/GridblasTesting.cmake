@@ -20,7 +20,7 @@ add_library(gridblas_test_mpi_main STATIC "${PROJECT_SOURCE_DIR}/tests/mpi/mpi_m
 target_link_libraries(gridblas_test_mpi_main PUBLIC GTest::gtest MPI::MPI_CXX)
 
 set(GRIDBLAS_MPIEXEC_ENV
-    "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMP_NUM_THREADS=1;OMPI_MCA_mpi_yield_when_idle=1;OMPI_MCA_btl_vader_single_copy_mechanism=none")
+    "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1;OMP_NUM_THREADS=1;OMP_WAIT_POLICY=passive;OMPI_MCA_mpi_yield_when_idle=1;OMPI_MCA_btl_vader_single_copy_mechanism=none")
 
 function(gridblas_add_unit_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})

@@ -3,9 +3,11 @@
 /// @brief Local bitmap vector: one bit per position says whether an entry is present, with
 /// an optional value array (none for Pattern). The frontier and visited sets of bottom-up BFS.
 
+#include <algorithm>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "gridblas/core/types.hpp"

@@ -72,7 +72,7 @@ Compressed<T> compress_counting(lindex_t nmajor, std::span<const lindex_t> maj,
     // Sort each major's minors and count its distinct entries.
     std::vector<offset_t> uniq(std::size_t(nmajor) + 1, 0);
     std::size_t first_dup = std::size_t(-1);
-#pragma omp parallel
+#pragma omp parallel if (nmajor > 4096)
     {
         std::vector<std::pair<lindex_t, T>> buf;
         std::size_t my_dup = std::size_t(-1);
@@ -135,7 +135,7 @@ Compressed<T> compress_counting(lindex_t nmajor, std::span<const lindex_t> maj,
     const std::size_t total = out.ptr.back();
     out.minor.resize(total);
     out.vals.resize(total);
-#pragma omp parallel for schedule(dynamic, 256)
+#pragma omp parallel for schedule(dynamic, 256) if (total > 65536)
     for (std::size_t k = 0; k < out.major_ids.size(); ++k) {
         const std::size_t i = out.major_ids[k];
         offset_t w = out.ptr[k];

@@ -1,0 +1,88 @@
+#pragma once
+/// @file parallel.hpp
+/// @brief OpenMP helpers shared by the CPU kernels: thread counts that degrade to one thread
+/// when OpenMP is off, the tuning knobs every kernel accepts (ParallelPolicy), and the small
+/// statistics record the kernels return (KernelStats).
+///
+/// The kernels follow the GapBS habit of deciding per call whether a parallel region pays for
+/// itself: below `min_parallel_work` units of work they run on the calling thread.
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
+
+namespace gridblas::kernels {
+
+/// How a kernel may use threads. The defaults suit production; tests lower the thresholds
+/// so that small inputs still take the parallel code paths.
+struct ParallelPolicy {
+    /// Work (matrix entries or rows) below which a kernel runs serially.
+    std::size_t min_parallel_work = std::size_t(1) << 14;
+    /// Rows per dynamically scheduled chunk in the row-wise kernels (rounded up to 64).
+    std::size_t chunk_rows = 1024;
+    /// Upper bound on threads; 0 means omp_get_max_threads().
+    int max_threads = 0;
+};
+
+/// Which SpMSpV algorithm ran (or should run).
+enum class SpmspvMethod {
+    automatic,  ///< pick by the flop count (see spmspv_choose_method())
+    spa,        ///< sparse accumulator over the output index space
+    sort,       ///< gather (index, value) products, radix sort, reduce runs
+};
+
+/// What a kernel did, for load statistics and for edges-per-second counters.
+struct KernelStats {
+    /// Matrix entries the kernel read (after early exits and mask skips).
+    std::uint64_t entries = 0;
+    /// Entries in the output.
+    std::size_t nvals = 0;
+    /// For SpMSpV: the method that ran. Unused by the other kernels.
+    SpmspvMethod method = SpmspvMethod::automatic;
+};
+
+namespace detail {
+
+/// Threads the policy allows for `work` units of work (at least 1).
+inline int threads_for(const ParallelPolicy& policy, std::size_t work) {
+#if defined(_OPENMP)
+    if (work < policy.min_parallel_work) return 1;
+    int t = omp_get_max_threads();
+    if (policy.max_threads > 0) t = std::min(t, policy.max_threads);
+    return std::max(t, 1);
+#else
+    (void)policy;
+    (void)work;
+    return 1;
+#endif
+}
+
+/// Id of the calling thread inside a parallel region (0 outside).
+inline int thread_id() {
+#if defined(_OPENMP)
+    return omp_get_thread_num();
+#else
+    return 0;
+#endif
+}
+
+/// Threads in the current parallel region (1 outside).
+inline int team_size() {
+#if defined(_OPENMP)
+    return omp_get_num_threads();
+#else
+    return 1;
+#endif
+}
+
+/// Begin of part `t` of `n` items cut into `parts` balanced contiguous parts.
+inline std::size_t part_begin(std::size_t n, int t, int parts) {
+    return std::size_t(std::uint64_t(n) * std::uint64_t(t) / std::uint64_t(parts));
+}
+
+}  // namespace detail
+}  // namespace gridblas::kernels

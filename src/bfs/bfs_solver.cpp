@@ -119,6 +119,7 @@ void BfsSolver::run(gindex_t caller_source, BfsResult& r) {
     r.parent.assign(s.local_n, -1);
     r.level.assign(s.local_n, -1);
     r.levels.clear();
+    r.levels.reserve(64);  // BFS depths beyond 64 grow it once; nothing else allocates per level
     s.visited.bitmap().clear_all();
     s.frontier_list.clear();
     if (source >= s.begin && source < s.begin + gindex_t(s.local_n)) {

@@ -151,7 +151,7 @@ void spmv_dist(DistVector<W>& w, const M& mask, Accum accum, const DistVector<U>
         if constexpr (std::is_same_v<U, Pattern>) {
             ws.x.values().resize(ws.in_ids.size());
         } else {
-            ws.x.values() = ValueArray<U>(ws.in_ids.size());
+            ws.x.values().resize(ws.in_ids.size());
             for (std::size_t k = 0; k < ws.in_vals.size(); ++k) ws.x.values()[k] = ws.in_vals[k];
         }
         auto view = view_of(push_block, &ws.lookup, ws.lookup_for);

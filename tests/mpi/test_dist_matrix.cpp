@@ -76,7 +76,9 @@ TEST(DistMatrix, FromTuplesGatherTransposeAllGrids) {
                 EXPECT_EQ(a.nvals(), gindex_t(am.size()));
                 EXPECT_EQ(test::to_map(a), am);
                 const auto g = a.gather(0);
-                if (grid->rank() == 0) EXPECT_EQ(coo_to_map(g), am);
+                if (grid->rank() == 0) {
+                    EXPECT_EQ(coo_to_map(g), am);
+                }
                 ref::Mat<double> tm;
                 for (const auto& [ij, x] : am) tm[{ij.second, ij.first}] = x;
                 EXPECT_EQ(test::to_map(a.transpose()), tm);

@@ -283,6 +283,10 @@ void Communicator::allgather_ids(std::span<const lindex_t> mine, lindex_t univer
     wire::check_ids(mine, universe, "allgather_ids");
     Counters& c = counter_for(site);
     CallScope scope(c);
+    if (size_ == 1) {  // nothing to exchange: the union is this rank's own set
+        result.assign(mine.begin(), mine.end());
+        return;
+    }
     union_ids(mine, universe, opts_.wire, result, c);
 }
 

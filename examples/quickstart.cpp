@@ -52,14 +52,14 @@ int main(int argc, char** argv) {
             if (in_next != (r.level[i] == 1)) ++mismatches;
         }
         mismatches = grid->world().allreduce(mismatches, comm::ReduceOp::sum, "quickstart");
-        const gindex_t found = next.nvals();     // collective: every rank calls it
-        const gindex_t stored = a.nvals();       // collective too
+        const gindex_t found = next.nvals();  // collective: every rank calls it
+        const gindex_t stored = a.nvals();    // collective too
         if (grid->rank() == 0) {
-            std::printf("grid %dx%d: %lld vertices, %lld stored entries; source %lld has %lld "
-                        "neighbours; BFS reached %lld vertices in %d levels (%s)\n",
-                        grid->pr(), grid->pc(), (long long)a.nrows(), (long long)stored,
-                        (long long)source, (long long)found, (long long)r.reached, r.depth,
-                        valid ? "valid" : "INVALID");
+            std::printf(
+                "grid %dx%d: %lld vertices, %lld stored entries; source %lld has %lld "
+                "neighbours; BFS reached %lld vertices in %d levels (%s)\n",
+                grid->pr(), grid->pc(), (long long)a.nrows(), (long long)stored, (long long)source,
+                (long long)found, (long long)r.reached, r.depth, valid ? "valid" : "INVALID");
         }
         status = (valid && mismatches == 0 && found > 0) ? 0 : 1;
     } catch (const Error& e) {

@@ -18,7 +18,8 @@ public:
         const std::set<std::string>& flags) {
         for (int i = 1; i < argc; ++i) {
             std::string a = argv[i];
-            if (a.rfind("--", 0) != 0) throw std::invalid_argument("unexpected argument '" + a + "'");
+            if (a.rfind("--", 0) != 0)
+                throw std::invalid_argument("unexpected argument '" + a + "'");
             std::string name = a.substr(2), value;
             const auto eq = name.find('=');
             if (eq != std::string::npos) {
@@ -32,7 +33,8 @@ public:
                 values_[name] = "1";
             } else if (options.count(name)) {
                 if (eq == std::string::npos) {
-                    if (i + 1 >= argc) throw std::invalid_argument("option --" + name + " needs a value");
+                    if (i + 1 >= argc)
+                        throw std::invalid_argument("option --" + name + " needs a value");
                     value = argv[++i];
                 }
                 values_[name] = value;
@@ -59,7 +61,8 @@ public:
             pos = 0;
         }
         if (pos == 0 || pos != it->second.size()) {
-            throw std::invalid_argument("option --" + n + ": '" + it->second + "' is not an integer");
+            throw std::invalid_argument("option --" + n + ": '" + it->second +
+                                        "' is not an integer");
         }
         if (v < lo || v > hi) {
             throw std::invalid_argument("option --" + n + ": " + it->second + " is outside [" +

@@ -48,9 +48,9 @@ inline Summary summarize(std::vector<double> x) {
     }
     s.stddev = x.size() > 1 ? std::sqrt(var / (n - 1)) : 0.0;
     // Standard deviation of the harmonic mean, propagated from that of the reciprocals.
-    s.harmonic_stddev = x.size() > 1 ? std::sqrt(hvar / (n - 1)) / std::sqrt(n) *
-                                           s.harmonic_mean * s.harmonic_mean
-                                     : 0.0;
+    s.harmonic_stddev =
+        x.size() > 1 ? std::sqrt(hvar / (n - 1)) / std::sqrt(n) * s.harmonic_mean * s.harmonic_mean
+                     : 0.0;
     return s;
 }
 

@@ -49,7 +49,7 @@ struct MatrixMarketReader::Impl {
     /// After the last entry: only blank and comment lines may follow.
     void finish();
 
-  private:
+private:
     void read_coordinate(std::string_view line, detail::MmEntry& e);
     void read_array(std::string_view line, detail::MmEntry& e);
     detail::Number read_value(std::string_view tok);

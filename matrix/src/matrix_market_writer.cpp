@@ -37,7 +37,7 @@ const char* field_name() {
 
 /// Buffered text output that reports failures as IoError.
 class TextOut {
-  public:
+public:
     explicit TextOut(const std::string& path)
         : path_(path), out_(path, std::ios::out | std::ios::binary | std::ios::trunc) {
         if (!out_.is_open()) throw IoError(path + ": cannot open for writing");
@@ -71,7 +71,7 @@ class TextOut {
         if (out_.fail()) throw IoError(path_ + ": write failed");
     }
 
-  private:
+private:
     static constexpr std::size_t flush_at = std::size_t(1) << 20;
     void flush() {
         out_.write(buf_.data(), static_cast<std::streamsize>(buf_.size()));

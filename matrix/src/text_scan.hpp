@@ -29,7 +29,7 @@ std::string printable(std::string_view token);
 /// Reads a stream line by line, counting lines. A line longer than the buffer is an error,
 /// except a comment line (starting with '%' or '#'), whose excess is skipped.
 class LineReader {
-  public:
+public:
     static constexpr std::size_t max_line = 1 << 16;
 
     LineReader(std::istream& in, std::string name);
@@ -47,7 +47,7 @@ class LineReader {
         throw E(where(name_, line_, message));
     }
 
-  private:
+private:
     std::istream* in_;
     std::string name_;
     std::vector<char> buf_;
@@ -60,7 +60,7 @@ inline bool is_space(char c) {
 
 /// Splits a line at blanks (space, tab, CR, VT, FF).
 class Tokens {
-  public:
+public:
     explicit Tokens(std::string_view line) : rest_(line) {}
     /// The next token; false when only blanks remain.
     bool next(std::string_view& tok) {
@@ -85,7 +85,7 @@ class Tokens {
         return !more;
     }
 
-  private:
+private:
     std::string_view rest_;
 };
 

@@ -19,7 +19,7 @@ namespace gridblas::test {
 
 /// A file under the temporary directory, removed when the object goes out of scope.
 class TempFile {
-  public:
+public:
     explicit TempFile(const std::string& content, const std::string& ext = ".mtx") {
         static std::atomic<int> counter{0};
         path_ =
@@ -37,7 +37,7 @@ class TempFile {
     TempFile& operator=(const TempFile&) = delete;
     const std::string& path() const { return path_; }
 
-  private:
+private:
     std::string path_;
 };
 

@@ -30,17 +30,17 @@ struct BfsSolver::Impl {
     const DistMatrix<Pattern>& a;
     BfsOptions opt;
     ProcessGrid& grid;
-    Distribution dist;      ///< vertex distribution (rows and columns alike: A is square)
-    gindex_t begin = 0;     ///< first vertex of this rank's piece
-    lindex_t local_n = 0;   ///< vertices in this rank's piece
+    Distribution dist;             ///< vertex distribution (rows and columns alike: A is square)
+    gindex_t begin = 0;            ///< first vertex of this rank's piece
+    lindex_t local_n = 0;          ///< vertices in this rank's piece
     std::vector<gindex_t> degree;  ///< out-degree of each vertex of the piece (stored ids)
     std::vector<gindex_t> caller_degree;  ///< the same in the caller's ids (relabelled graphs)
-    gindex_t total_edges = 0;      ///< stored entries of A
+    gindex_t total_edges = 0;             ///< stored entries of A
 
     // Search state.
-    DistVector<Pattern> visited;      ///< bitmap over the piece
-    DistVector<gindex_t> frontier;    ///< top-down input: entries carry their own global id
-    DistVector<gindex_t> next;        ///< top-down output
+    DistVector<Pattern> visited;          ///< bitmap over the piece
+    DistVector<gindex_t> frontier;        ///< top-down input: entries carry their own global id
+    DistVector<gindex_t> next;            ///< top-down output
     std::vector<lindex_t> frontier_list;  ///< the frontier as sorted piece indices
     SpmvWorkspace<gindex_t, gindex_t, Pattern> td_ws;
 
@@ -52,8 +52,8 @@ struct BfsSolver::Impl {
     std::vector<std::uint64_t> completed_in;
     std::vector<BfsFound> found;
     std::vector<BfsFound> found_in;
-    std::vector<gindex_t> best;             ///< candidate parent per piece index (-1: none)
-    std::vector<std::uint64_t> newly;       ///< piece indices with a candidate
+    std::vector<gindex_t> best;        ///< candidate parent per piece index (-1: none)
+    std::vector<std::uint64_t> newly;  ///< piece indices with a candidate
 
     Impl(const DistMatrix<Pattern>& m, const BfsOptions& o);
 

@@ -15,17 +15,23 @@ namespace gridblas {
 
 std::string to_string(BfsDirection d) {
     switch (d) {
-        case BfsDirection::top_down: return "topdown";
-        case BfsDirection::bottom_up: return "bottomup";
-        default: return "auto";
+        case BfsDirection::top_down:
+            return "topdown";
+        case BfsDirection::bottom_up:
+            return "bottomup";
+        default:
+            return "auto";
     }
 }
 
 std::string to_string(ParentMode p) {
     switch (p) {
-        case ParentMode::any: return "any";
-        case ParentMode::after: return "after";
-        default: return "min";
+        case ParentMode::any:
+            return "any";
+        case ParentMode::after:
+            return "after";
+        default:
+            return "min";
     }
 }
 
@@ -65,13 +71,14 @@ BfsSolver::Impl::Impl(const DistMatrix<Pattern>& m, const BfsOptions& o)
     a.by_row().for_each([&](lindex_t r, lindex_t, Pattern) { ++counts[r]; });
     grid.row().allreduce(std::span<gindex_t>(counts), comm::ReduceOp::sum, "bfs-setup");
     const std::size_t off = std::size_t(grid.my_col()) * std::size_t(dist.nb);
-    degree.assign(counts.begin() + std::ptrdiff_t(std::min<std::size_t>(off, counts.size())),
-                  counts.begin() + std::ptrdiff_t(std::min<std::size_t>(off + local_n, counts.size())));
+    degree.assign(
+        counts.begin() + std::ptrdiff_t(std::min<std::size_t>(off, counts.size())),
+        counts.begin() + std::ptrdiff_t(std::min<std::size_t>(off + local_n, counts.size())));
     total_edges = m.nvals();
     if (const VertexRelabel* rl = m.relabel()) {
         std::vector<gindex_t> unused;
-        detail::remap_vertex_arrays(grid, dist, begin, degree, {}, false, *rl, false,
-                                    caller_degree, unused);
+        detail::remap_vertex_arrays(grid, dist, begin, degree, {}, false, *rl, false, caller_degree,
+                                    unused);
     }
 
     front_bits.assign(bitmap_words(nrb), 0);
@@ -154,7 +161,9 @@ void BfsSolver::run(gindex_t caller_source, BfsResult& r) {
         const comm::Counters c1 = s.grid.total_counters();
 
         // One allreduce of the level's counts decides what comes next.
-        gindex_t local[6] = {gindex_t(s.frontier_list.size()), 0, gindex_t(examined),
+        gindex_t local[6] = {gindex_t(s.frontier_list.size()),
+                             0,
+                             gindex_t(examined),
                              gindex_t(c1.messages - c0.messages),
                              gindex_t(c1.bytes_wire - c0.bytes_wire),
                              gindex_t(c1.bytes_raw - c0.bytes_raw)};

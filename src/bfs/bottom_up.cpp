@@ -66,7 +66,8 @@ std::uint64_t BfsSolver::Impl::bottom_up_step(gindex_t depth, BfsResult& r) {
         // Outer positions of this piece's columns.
         std::size_t k0, k1;
         if (dcsc) {
-            k0 = std::size_t(std::lower_bound(outer_ids, outer_ids + num_outer, col_off) - outer_ids);
+            k0 = std::size_t(std::lower_bound(outer_ids, outer_ids + num_outer, col_off) -
+                             outer_ids);
             k1 = std::size_t(std::lower_bound(outer_ids, outer_ids + num_outer, col_off + len) -
                              outer_ids);
         } else {

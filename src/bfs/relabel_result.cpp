@@ -28,7 +28,8 @@ void remap_vertex_arrays(ProcessGrid& grid, const Distribution& dist, gindex_t b
         ++counts[std::size_t(dist.owner(v))];
     }
     std::vector<int> offset(std::size_t(p) + 1, 0);
-    for (int r = 0; r < p; ++r) offset[std::size_t(r) + 1] = offset[std::size_t(r)] + counts[std::size_t(r)];
+    for (int r = 0; r < p; ++r)
+        offset[std::size_t(r) + 1] = offset[std::size_t(r)] + counts[std::size_t(r)];
     std::vector<Moved> send(items.size());
     for (const Moved& m : items) send[std::size_t(offset[std::size_t(dist.owner(m.v))]++)] = m;
     std::vector<Moved> recv;

@@ -47,8 +47,9 @@ BfsValidation validate_bfs(const DistMatrix<Pattern>& a, const BfsResult& r) {
         DistVector<Pattern> shape(a.grid(), a.nrows());
         if (r.parent.size() != shape.local_size() || r.level.size() != shape.local_size() ||
             r.local_begin != shape.local_begin()) {
-            throw DimensionMismatch("validate_bfs: the result does not match the graph's vertex "
-                                    "distribution");
+            throw DimensionMismatch(
+                "validate_bfs: the result does not match the graph's vertex "
+                "distribution");
         }
     });
     const VertexRelabel* rl = a.relabel();

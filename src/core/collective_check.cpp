@@ -50,16 +50,26 @@ std::string strip_prefix(const std::string& msg) {
 [[noreturn]] void rethrow(ErrorKind kind, const std::string& full) {
     const std::string m = strip_prefix(full);
     switch (kind) {
-        case ErrorKind::dimension_mismatch: throw DimensionMismatch(m);
-        case ErrorKind::index_out_of_bounds: throw IndexOutOfBounds(m);
-        case ErrorKind::invalid_value: throw InvalidValue(m);
-        case ErrorKind::parse_error: throw ParseError(m);
-        case ErrorKind::not_supported: throw NotSupported(m);
-        case ErrorKind::not_compiled: throw NotCompiled(m);
-        case ErrorKind::comm_error: throw CommError(m);
-        case ErrorKind::cuda_error: throw CudaError(m);
-        case ErrorKind::io_error: throw IoError(m);
-        default: throw Error(full);
+        case ErrorKind::dimension_mismatch:
+            throw DimensionMismatch(m);
+        case ErrorKind::index_out_of_bounds:
+            throw IndexOutOfBounds(m);
+        case ErrorKind::invalid_value:
+            throw InvalidValue(m);
+        case ErrorKind::parse_error:
+            throw ParseError(m);
+        case ErrorKind::not_supported:
+            throw NotSupported(m);
+        case ErrorKind::not_compiled:
+            throw NotCompiled(m);
+        case ErrorKind::comm_error:
+            throw CommError(m);
+        case ErrorKind::cuda_error:
+            throw CudaError(m);
+        case ErrorKind::io_error:
+            throw IoError(m);
+        default:
+            throw Error(full);
     }
 }
 
@@ -67,8 +77,8 @@ std::string strip_prefix(const std::string& msg) {
 
 void throw_if_any_failed(comm::Communicator& comm, const CapturedError& local) {
     const int me = comm.rank();
-    const int first = comm.allreduce(local.failed() ? me : comm.size(), comm::ReduceOp::min,
-                                     "error-agreement");
+    const int first =
+        comm.allreduce(local.failed() ? me : comm.size(), comm::ReduceOp::min, "error-agreement");
     if (first == comm.size()) return;
     // The first failing rank tells everyone what went wrong.
     std::int64_t head[2] = {std::int64_t(local.kind), std::int64_t(local.message.size())};
@@ -81,4 +91,3 @@ void throw_if_any_failed(comm::Communicator& comm, const CapturedError& local) {
 }
 
 }  // namespace gridblas::detail
-

@@ -24,7 +24,8 @@ DistMatrix<Pattern> read_graph_matrix_market(std::shared_ptr<ProcessGrid> grid,
     });
     world.broadcast(std::span<gindex_t>(dims, 2), 0, "read-graph");
     DistMatrix<Pattern> m;
-    detail::run_collectively(world, [&] { m = DistMatrix<Pattern>::shell(grid, dims[0], dims[0], g.build()); });
+    detail::run_collectively(
+        world, [&] { m = DistMatrix<Pattern>::shell(grid, dims[0], dims[0], g.build()); });
     DistMatrix<Pattern>::LocalTuples acc;
     CooMatrix<Pattern, gindex_t> chunk;
     int more = 1;

@@ -20,7 +20,7 @@ using gridblas::gindex_t;
 /// read) when the dimension is much larger than the declared entries or too large to
 /// allocate up front.
 class DegreeCounter {
-  public:
+public:
     DegreeCounter(gindex_t n, std::uint64_t max_entries) {
         const auto dim = std::uint64_t(n);
         dense_ = dim <= (std::uint64_t(1) << 27) && dim <= 2 * max_entries + (1u << 20);
@@ -46,7 +46,7 @@ class DegreeCounter {
         return m;
     }
 
-  private:
+private:
     bool dense_ = true;
     std::vector<std::uint64_t> counts_;
     std::unordered_map<gindex_t, std::uint64_t> sparse_;

@@ -130,9 +130,9 @@ TEST(Bfs, FilesAllModesAllGrids) {
         const char* name;
         bool directed;
     };
-    for (const F f : {F{"pushpull.mtx", false}, F{"west0067.mtx", true},
-                      F{"ldbc-directed-example.mtx", true}, F{"ldbc-undirected-example.mtx", false},
-                      F{"ldbc-wcc-example.mtx", true}}) {
+    for (const F f :
+         {F{"pushpull.mtx", false}, F{"west0067.mtx", true}, F{"ldbc-directed-example.mtx", true},
+          F{"ldbc-undirected-example.mtx", false}, F{"ldbc-wcc-example.mtx", true}}) {
         const EdgeList e = load(f.name, !f.directed);
         for (auto& grid : all_grids()) {
             GraphOptions g;
@@ -263,23 +263,28 @@ TEST(Bfs, ValidatorCatchesPlantedErrors) {
         }
         EXPECT_GT(validate_bfs(a, cyc).bad_level, 0u);
         // A wrong level.
-        EXPECT_GT(plant(33, [](BfsResult& r, std::size_t k) { r.level[k] = 5; }).bad_level +
-                      plant(33, [](BfsResult& r, std::size_t k) { r.level[k] = 5; }).edge_spans_levels,
-                  0u);
+        EXPECT_GT(
+            plant(33, [](BfsResult& r, std::size_t k) { r.level[k] = 5; }).bad_level +
+                plant(33, [](BfsResult& r, std::size_t k) { r.level[k] = 5; }).edge_spans_levels,
+            0u);
         // A parent that is not an edge: 33's parent set to 1 (1 and 33 are not adjacent, and
         // 1 is at level 1 so only the edge rule can catch it).
         ASSERT_EQ(ref.level[1], 1);
-        EXPECT_GT(plant(33, [](BfsResult& r, std::size_t k) { r.parent[k] = 1; }).parent_not_edge, 0u);
+        EXPECT_GT(plant(33, [](BfsResult& r, std::size_t k) { r.parent[k] = 1; }).parent_not_edge,
+                  0u);
         // A missed vertex.
-        EXPECT_GT(plant(33, [](BfsResult& r, std::size_t k) {
-                      r.parent[k] = -1;
-                      r.level[k] = -1;
-                  }).missed_vertex,
+        EXPECT_GT(plant(33,
+                        [](BfsResult& r, std::size_t k) {
+                            r.parent[k] = -1;
+                            r.level[k] = -1;
+                        })
+                      .missed_vertex,
                   0u);
         // An edge spanning two levels: 33 moved to level 3 with a level-2 parent (32's
         // parent is at level 1, so give 33 the parent 32 after pushing 32 down is complex;
         // instead move 31 (level 1, neighbour of 0) to level 3: edge 0-31 spans 3 levels).
-        EXPECT_GT(plant(31, [](BfsResult& r, std::size_t k) { r.level[k] = 3; }).edge_spans_levels, 0u);
+        EXPECT_GT(plant(31, [](BfsResult& r, std::size_t k) { r.level[k] = 3; }).edge_spans_levels,
+                  0u);
         // The root not its own parent.
         EXPECT_GT(plant(0, [](BfsResult& r, std::size_t k) { r.parent[k] = 1; }).bad_root, 0u);
     }

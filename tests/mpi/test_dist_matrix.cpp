@@ -69,7 +69,8 @@ TEST(Distribution, PiecesCoverTheSpaceOnce) {
 TEST(DistMatrix, FromTuplesGatherTransposeAllGrids) {
     std::mt19937_64 rng(17);
     for (auto& grid : all_grids()) {
-        for (auto [n, m] : {std::pair<gindex_t, gindex_t>{30, 20}, {1, 7}, {7, 1}, {2, 2}, {0, 0}}) {
+        for (auto [n, m] :
+             {std::pair<gindex_t, gindex_t>{30, 20}, {1, 7}, {7, 1}, {2, 2}, {0, 0}}) {
             for (auto fmt : {LocalFormat::dcsc, LocalFormat::csr}) {
                 const auto am = test::random_mat<double>(rng, n, m, 0.3);
                 auto a = test::make_matrix(grid, n, m, am, fmt);
@@ -96,7 +97,8 @@ TEST(DistMatrix, HypersparseBlocksStayCompact) {
         const gindex_t n = 2'000'000;
         std::vector<gindex_t> r, c;
         if (grid->rank() == 0) {
-            for (gindex_t k = 0; k < 50; ++k) r.push_back(k * 39'989 % n), c.push_back(k * 7919 % n);
+            for (gindex_t k = 0; k < 50; ++k)
+                r.push_back(k * 39'989 % n), c.push_back(k * 7919 % n);
         }
         auto a = DistMatrix<Pattern>::from_tuples(grid, n, n, r, c, ValueArray<Pattern>(r.size()));
         EXPECT_EQ(a.nvals(), 50);
@@ -168,7 +170,7 @@ TEST(DistMatrix, KroneckerSameGraphOnEveryGrid) {
         ref::Mat<Pattern> m;
         for (std::size_t k = 0; k < r.size(); ++k) m[{r[k], c[k]}] = Pattern{};
         for (const auto& [ij, x] : m) ASSERT_TRUE(m.count({ij.second, ij.first}));  // symmetric
-        for (const auto& [ij, x] : m) ASSERT_NE(ij.first, ij.second);              // no self-loops
+        for (const auto& [ij, x] : m) ASSERT_NE(ij.first, ij.second);               // no self-loops
         if (have) {
             EXPECT_EQ(m.size(), first.size());
             EXPECT_TRUE(m == first);
@@ -206,7 +208,8 @@ TEST(DistMatrix, RelabelledKeepsCallerIds) {
         std::vector<gindex_t> r, c;
         ValueArray<double> v;
         if (grid->rank() == 0) {
-            for (const auto& [ij, x] : am) r.push_back(ij.first), c.push_back(ij.second), v.push_back(x);
+            for (const auto& [ij, x] : am)
+                r.push_back(ij.first), c.push_back(ij.second), v.push_back(x);
         }
         BuildOptions o;
         o.relabel = true;
@@ -220,7 +223,8 @@ TEST(DistMatrix, RelabelledKeepsCallerIds) {
         EXPECT_THROW(vxm(w, no_mask, no_accum, plus_times<double>{}, u, a), NotSupported);
         BuildOptions rect;
         rect.relabel = true;
-        EXPECT_THROW(DistMatrix<double>::from_tuples(grid, n, n + 1, {}, {}, ValueArray<double>(), rect),
-                     InvalidValue);
+        EXPECT_THROW(
+            DistMatrix<double>::from_tuples(grid, n, n + 1, {}, {}, ValueArray<double>(), rect),
+            InvalidValue);
     }
 }

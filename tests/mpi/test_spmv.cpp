@@ -30,14 +30,16 @@ std::string describe(const Descriptor& d, int mask_kind, bool accum) {
     return "mask " + std::to_string(mask_kind) + (d.mask_complement ? " comp" : "") +
            (d.mask_structural ? " struct" : "") + (d.replace ? " replace" : "") +
            (accum ? " accum" : "") + (d.transpose_a ? " transpose" : "") +
-           (d.direction == Direction::push ? " push" : d.direction == Direction::pull ? " pull" : " auto");
+           (d.direction == Direction::push   ? " push"
+            : d.direction == Direction::pull ? " pull"
+                                             : " auto");
 }
 
 /// One vxm or mxv case checked against the reference on every rank.
 template <class S, class T>
 void check_case(const std::shared_ptr<ProcessGrid>& grid, const ref::Mat<T>& am, gindex_t n,
-                gindex_t m, const DistMatrix<T>& a, bool is_vxm, const Descriptor& d,
-                int mask_kind, bool accum, std::mt19937_64& rng, double density) {
+                gindex_t m, const DistMatrix<T>& a, bool is_vxm, const Descriptor& d, int mask_kind,
+                bool accum, std::mt19937_64& rng, double density) {
     using V = typename S::value_type;
     // Input runs along rows for vxm (columns with transpose), output the other way.
     const bool in_rows = is_vxm != d.transpose_a;
@@ -60,15 +62,25 @@ void check_case(const std::shared_ptr<ProcessGrid>& grid, const ref::Mat<T>& am,
     }
     auto run = [&](auto acc) {
         if (mask_kind) {
-            if (is_vxm) vxm(w, mask, acc, S{}, u, a, dd); else mxv(w, mask, acc, S{}, a, u, dd);
+            if (is_vxm)
+                vxm(w, mask, acc, S{}, u, a, dd);
+            else
+                mxv(w, mask, acc, S{}, a, u, dd);
         } else {
-            if (is_vxm) vxm(w, no_mask, acc, S{}, u, a, dd); else mxv(w, no_mask, acc, S{}, a, u, dd);
+            if (is_vxm)
+                vxm(w, no_mask, acc, S{}, u, a, dd);
+            else
+                mxv(w, no_mask, acc, S{}, a, u, dd);
         }
     };
-    if (accum) run(Plus{}); else run(no_accum);
+    if (accum)
+        run(Plus{});
+    else
+        run(no_accum);
     const auto got = test::to_map(w);
     ASSERT_EQ(got, expect) << (is_vxm ? "vxm " : "mxv ") << describe(dd, mask_kind, accum)
-                           << " grid " << grid->pr() << "x" << grid->pc() << " n " << n << " m " << m;
+                           << " grid " << grid->pr() << "x" << grid->pc() << " n " << n << " m "
+                           << m;
 }
 
 }  // namespace
@@ -89,8 +101,8 @@ TEST(Spmv, MaskAccumReplaceMatrixAllGrids) {
                                     d.direction = dir;
                                     d.mask_complement = comp;
                                     d.replace = replace;
-                                    check_case<plus_times<std::int64_t>>(grid, am, n, m, a, is_vxm, d,
-                                                                        mask_kind, accum, rng, 0.4);
+                                    check_case<plus_times<std::int64_t>>(
+                                        grid, am, n, m, a, is_vxm, d, mask_kind, accum, rng, 0.4);
                                 }
                             }
                         }
@@ -119,11 +131,16 @@ TEST(Spmv, SemiringsTransposeFormatsBackends) {
                             d.transpose_a = tr;
                             d.direction = dir;
                             for (bool is_vxm : {true, false}) {
-                                check_case<min_plus<std::int64_t>>(grid, am, n, m, a, is_vxm, d, 0, false, rng, density);
-                                check_case<select2nd_min<std::int64_t>>(grid, am, n, m, a, is_vxm, d, 1, false, rng, density);
-                                check_case<lor_land<std::int64_t>>(grid, am, n, m, a, is_vxm, d, 2, false, rng, density);
-                                check_case<max_times<std::int64_t>>(grid, am, n, m, a, is_vxm, d, 0, true, rng, density);
-                                check_case<plus_pair<std::int64_t>>(grid, am, n, m, a, is_vxm, d, 0, false, rng, density);
+                                check_case<min_plus<std::int64_t>>(grid, am, n, m, a, is_vxm, d, 0,
+                                                                   false, rng, density);
+                                check_case<select2nd_min<std::int64_t>>(grid, am, n, m, a, is_vxm,
+                                                                        d, 1, false, rng, density);
+                                check_case<lor_land<std::int64_t>>(grid, am, n, m, a, is_vxm, d, 2,
+                                                                   false, rng, density);
+                                check_case<max_times<std::int64_t>>(grid, am, n, m, a, is_vxm, d, 0,
+                                                                    true, rng, density);
+                                check_case<plus_pair<std::int64_t>>(grid, am, n, m, a, is_vxm, d, 0,
+                                                                    false, rng, density);
                             }
                         }
                     }
@@ -208,15 +225,19 @@ TEST(Spmv, ErrorsThrowOnEveryRankAndChangeNothing) {
         const auto wm = test::random_vec<std::int64_t>(rng, 4, 0.5);
         auto w = test::make_vector(grid, 4, wm);
         auto u_bad = test::make_vector(grid, 5, ref::Vec<std::int64_t>{});
-        EXPECT_THROW(vxm(w, no_mask, no_accum, plus_times<std::int64_t>{}, u_bad, a), DimensionMismatch);
+        EXPECT_THROW(vxm(w, no_mask, no_accum, plus_times<std::int64_t>{}, u_bad, a),
+                     DimensionMismatch);
         auto u = test::make_vector(grid, 6, ref::Vec<std::int64_t>{});
         auto w_bad = test::make_vector(grid, 6, ref::Vec<std::int64_t>{});
-        EXPECT_THROW(vxm(w_bad, no_mask, no_accum, plus_times<std::int64_t>{}, u, a), DimensionMismatch);
+        EXPECT_THROW(vxm(w_bad, no_mask, no_accum, plus_times<std::int64_t>{}, u, a),
+                     DimensionMismatch);
         auto mask_bad = test::make_vector(grid, 3, ref::Vec<std::int64_t>{});
-        EXPECT_THROW(vxm(w, mask_bad, no_accum, plus_times<std::int64_t>{}, u, a), DimensionMismatch);
+        EXPECT_THROW(vxm(w, mask_bad, no_accum, plus_times<std::int64_t>{}, u, a),
+                     DimensionMismatch);
         auto other = ProcessGrid::create(MPI_COMM_WORLD, grid->pr(), grid->pc());
         auto u_other = test::make_vector(other, 6, ref::Vec<std::int64_t>{});
-        EXPECT_THROW(vxm(w, no_mask, no_accum, plus_times<std::int64_t>{}, u_other, a), InvalidValue);
+        EXPECT_THROW(vxm(w, no_mask, no_accum, plus_times<std::int64_t>{}, u_other, a),
+                     InvalidValue);
         EXPECT_EQ(test::to_map(w), wm);
     }
 }

@@ -61,16 +61,16 @@ struct BfsOptions {
 
 /// What one BFS level did (global figures, identical on every rank).
 struct BfsLevelStats {
-    int level = 0;                      ///< depth of the frontier expanded
-    bool bottom_up = false;             ///< direction used
-    gindex_t frontier = 0;              ///< vertices in the frontier expanded
-    gindex_t discovered = 0;            ///< vertices found at this level
-    std::uint64_t edges_examined = 0;   ///< adjacency entries read, all ranks
-    std::uint64_t messages = 0;         ///< messages sent, all ranks
-    std::uint64_t bytes_wire = 0;       ///< bytes sent as encoded, all ranks
-    std::uint64_t bytes_raw = 0;        ///< bytes before compression, all ranks
-    double seconds = 0.0;               ///< wall time of the level (max over ranks)
-    double comm_seconds = 0.0;          ///< time inside communication (max over ranks)
+    int level = 0;                     ///< depth of the frontier expanded
+    bool bottom_up = false;            ///< direction used
+    gindex_t frontier = 0;             ///< vertices in the frontier expanded
+    gindex_t discovered = 0;           ///< vertices found at this level
+    std::uint64_t edges_examined = 0;  ///< adjacency entries read, all ranks
+    std::uint64_t messages = 0;        ///< messages sent, all ranks
+    std::uint64_t bytes_wire = 0;      ///< bytes sent as encoded, all ranks
+    std::uint64_t bytes_raw = 0;       ///< bytes before compression, all ranks
+    double seconds = 0.0;              ///< wall time of the level (max over ranks)
+    double comm_seconds = 0.0;         ///< time inside communication (max over ranks)
 };
 
 /// The result of one search. `parent` and `level` hold this rank's piece of the vertex
@@ -82,9 +82,9 @@ struct BfsResult {
     std::vector<gindex_t> parent;
     std::vector<gindex_t> level;
     gindex_t source = 0;
-    gindex_t reached = 0;       ///< vertices reached, all ranks
-    int depth = 0;              ///< number of levels expanded
-    double seconds = 0.0;       ///< wall time of the search (max over ranks)
+    gindex_t reached = 0;  ///< vertices reached, all ranks
+    int depth = 0;         ///< number of levels expanded
+    double seconds = 0.0;  ///< wall time of the search (max over ranks)
     std::vector<BfsLevelStats> levels;
 };
 
@@ -119,12 +119,12 @@ BfsResult bfs(const DistMatrix<Pattern>& a, gindex_t source, const BfsOptions& o
 
 /// Outcome of validate_bfs(): counts of violations of each rule, over all ranks.
 struct BfsValidation {
-    std::uint64_t bad_root = 0;          ///< source not its own parent at level 0
-    std::uint64_t bad_level = 0;         ///< level(v) != level(parent(v)) + 1 (also cycles)
-    std::uint64_t parent_not_edge = 0;   ///< (parent(v), v) is not an edge of the graph
-    std::uint64_t missed_vertex = 0;     ///< an edge from a reached to an unreached vertex
-    std::uint64_t edge_spans_levels = 0; ///< an edge between levels more than one apart
-    std::uint64_t inconsistent = 0;      ///< parent set without level or the reverse
+    std::uint64_t bad_root = 0;           ///< source not its own parent at level 0
+    std::uint64_t bad_level = 0;          ///< level(v) != level(parent(v)) + 1 (also cycles)
+    std::uint64_t parent_not_edge = 0;    ///< (parent(v), v) is not an edge of the graph
+    std::uint64_t missed_vertex = 0;      ///< an edge from a reached to an unreached vertex
+    std::uint64_t edge_spans_levels = 0;  ///< an edge between levels more than one apart
+    std::uint64_t inconsistent = 0;       ///< parent set without level or the reverse
     bool ok() const {
         return bad_root + bad_level + parent_not_edge + missed_vertex + edge_spans_levels +
                    inconsistent ==

@@ -22,8 +22,7 @@ public:
     /// Builds a pr x pc grid over `comm`. With pr = pc = 0 the most square factorisation of
     /// the rank count is used (pr <= pc). Throws InvalidValue on every rank when pr * pc
     /// differs from the rank count (the check needs no communication).
-    explicit ProcessGrid(MPI_Comm comm, int pr = 0, int pc = 0,
-                         const comm::Options& options = {});
+    explicit ProcessGrid(MPI_Comm comm, int pr = 0, int pc = 0, const comm::Options& options = {});
     ~ProcessGrid();
     ProcessGrid(const ProcessGrid&) = delete;
     ProcessGrid& operator=(const ProcessGrid&) = delete;

@@ -46,7 +46,8 @@ public:
 
 private:
     std::uint64_t round_fn(std::uint64_t r, int k) const {
-        std::uint64_t z = r + seed_ * 0x9e3779b97f4a7c15ULL + std::uint64_t(k) * 0xbf58476d1ce4e5b9ULL;
+        std::uint64_t z =
+            r + seed_ * 0x9e3779b97f4a7c15ULL + std::uint64_t(k) * 0xbf58476d1ce4e5b9ULL;
         z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
         z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
         return (z ^ (z >> 31)) & mask_;

@@ -131,8 +131,9 @@ void reduce(DistVector<W>& w, const Mask& mask, Accum accum, Add add, const Dist
     detail::check_initialised(name, "A", a);
     if (a.grid() != w.grid()) throw InvalidValue("reduce: w and A live on different process grids");
     if (a.relabel() != nullptr) {
-        throw NotSupported("reduce: A is stored relabelled; build it without relabel to reduce "
-                           "its rows into a vector");
+        throw NotSupported(
+            "reduce: A is stored relabelled; build it without relabel to reduce "
+            "its rows into a vector");
     }
     const bool by_col = desc.transpose_a;
     const gindex_t want = by_col ? a.ncols() : a.nrows();

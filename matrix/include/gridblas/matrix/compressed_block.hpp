@@ -76,7 +76,8 @@ public:
             const auto& jc = dcsc_.jc();
             const auto& cp = dcsc_.cp();
             for (std::size_t k = 0; k < jc.size(); ++k) {
-                for (offset_t p = cp[k]; p < cp[k + 1]; ++p) f(jc[k], dcsc_.ir()[p], dcsc_.num()[p]);
+                for (offset_t p = cp[k]; p < cp[k + 1]; ++p)
+                    f(jc[k], dcsc_.ir()[p], dcsc_.num()[p]);
             }
         } else {
             const auto& rp = csr_.rowptr();

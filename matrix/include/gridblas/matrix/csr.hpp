@@ -30,8 +30,7 @@ public:
     template <class Combine = KeepLast>
     static Csr from_tuples(lindex_t nrows, lindex_t ncols, std::span<const lindex_t> rows,
                            std::span<const lindex_t> cols, const ValueArray<T>& vals,
-                           DuplicatePolicy policy = DuplicatePolicy::reject,
-                           Combine combine = {}) {
+                           DuplicatePolicy policy = DuplicatePolicy::reject, Combine combine = {}) {
         auto c = detail::compress<T>(nrows, ncols, rows, cols, vals, true, policy, combine);
         Csr m(nrows, ncols);
         // Expand the list of non-empty rows into a full row pointer.
@@ -80,7 +79,8 @@ public:
         CooMatrix<T, lindex_t> coo(nrows_, ncols_);
         coo.reserve(nnz());
         for (lindex_t i = 0; i < nrows_; ++i) {
-            for (offset_t p = rowptr_[i]; p < rowptr_[i + 1]; ++p) coo.push_back(i, colind_[p], vals_[p]);
+            for (offset_t p = rowptr_[i]; p < rowptr_[i + 1]; ++p)
+                coo.push_back(i, colind_[p], vals_[p]);
         }
         return coo;
     }

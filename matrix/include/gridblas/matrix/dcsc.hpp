@@ -55,8 +55,7 @@ public:
     /// Builds directly from DCSC arrays (taken over, not copied). The caller guarantees
     /// they are well formed; debug builds may check.
     static Dcsc from_arrays(lindex_t nrows, lindex_t ncols, std::vector<lindex_t> jc,
-                            std::vector<offset_t> cp, std::vector<lindex_t> ir,
-                            ValueArray<T> num) {
+                            std::vector<offset_t> cp, std::vector<lindex_t> ir, ValueArray<T> num) {
         Dcsc m(nrows, ncols);
         m.jc_ = std::move(jc);
         m.cp_ = std::move(cp);

@@ -61,10 +61,10 @@ public:
     /// duplicate is found under DuplicatePolicy::reject (InvalidValue), or when a block would
     /// not fit 32-bit local indices (InvalidValue).
     template <class Combine = KeepLast>
-    static DistMatrix from_tuples(std::shared_ptr<ProcessGrid> grid, gindex_t nrows,
-                                  gindex_t ncols, std::span<const gindex_t> rows,
-                                  std::span<const gindex_t> cols, const ValueArray<T>& vals,
-                                  const BuildOptions& opts = {}, Combine combine = {});
+    static DistMatrix from_tuples(std::shared_ptr<ProcessGrid> grid, gindex_t nrows, gindex_t ncols,
+                                  std::span<const gindex_t> rows, std::span<const gindex_t> cols,
+                                  const ValueArray<T>& vals, const BuildOptions& opts = {},
+                                  Combine combine = {});
 
     /// Same, from a CooMatrix holding this rank's tuples.
     template <class Combine = KeepLast>
@@ -156,8 +156,8 @@ public:
                             const BuildOptions& opts = {}) {
         if (!grid) throw InvalidValue("DistMatrix: null process grid");
         if (nrows < 0 || ncols < 0) {
-            throw InvalidValue("DistMatrix: negative dimensions " + std::to_string(nrows) +
-                               " x " + std::to_string(ncols));
+            throw InvalidValue("DistMatrix: negative dimensions " + std::to_string(nrows) + " x " +
+                               std::to_string(ncols));
         }
         DistMatrix m;
         m.grid_ = std::move(grid);
@@ -321,7 +321,8 @@ CooMatrix<T, gindex_t> DistMatrix<T>::gather(int root) const {
         std::vector<T> vv(v.data(), v.data() + v.size()), all_v;
         world.allgatherv(std::span<const T>(vv), all_v, counts, "gather");
         if (world.rank() == root) {
-            for (std::size_t k = 0; k < all_r.size(); ++k) out.push_back(all_r[k], all_c[k], all_v[k]);
+            for (std::size_t k = 0; k < all_r.size(); ++k)
+                out.push_back(all_r[k], all_c[k], all_v[k]);
         }
     } else {
         if (world.rank() == root) {

@@ -22,7 +22,7 @@ struct GraphOptions {
     bool symmetrize = true;       ///< add v -> u for every u -> v (undirected graph)
     bool drop_self_loops = true;  ///< remove u -> u
     LocalFormat format = LocalFormat::dcsc;
-    bool relabel = false;         ///< store under a random vertex relabelling (BuildOptions)
+    bool relabel = false;  ///< store under a random vertex relabelling (BuildOptions)
     std::uint64_t relabel_seed = 1;
     /// The BuildOptions these options imply (duplicates are always combined).
     BuildOptions build() const {
@@ -91,22 +91,18 @@ DistMatrix<Pattern> graph_from_slices(std::shared_ptr<ProcessGrid> grid, gindex_
 inline DistMatrix<Pattern> kronecker_graph(std::shared_ptr<ProcessGrid> grid,
                                            const KroneckerParams& p, const GraphOptions& g = {}) {
     validate(p);
-    return detail::graph_from_slices(
-        std::move(grid), num_vertices(p), num_edges(p), g,
-        [&](std::uint64_t first, std::uint64_t count, auto& s, auto& d) {
-            kronecker_edges(p, first, count, s, d);
-        });
+    return detail::graph_from_slices(std::move(grid), num_vertices(p), num_edges(p), g,
+                                     [&](std::uint64_t first, std::uint64_t count, auto& s,
+                                         auto& d) { kronecker_edges(p, first, count, s, d); });
 }
 
 /// A uniform random graph as a distributed pattern matrix. Collective.
-inline DistMatrix<Pattern> uniform_graph(std::shared_ptr<ProcessGrid> grid,
-                                         const UniformParams& p, const GraphOptions& g = {}) {
+inline DistMatrix<Pattern> uniform_graph(std::shared_ptr<ProcessGrid> grid, const UniformParams& p,
+                                         const GraphOptions& g = {}) {
     validate(p);
-    return detail::graph_from_slices(
-        std::move(grid), p.num_vertices, p.num_edges, g,
-        [&](std::uint64_t first, std::uint64_t count, auto& s, auto& d) {
-            uniform_edges(p, first, count, s, d);
-        });
+    return detail::graph_from_slices(std::move(grid), p.num_vertices, p.num_edges, g,
+                                     [&](std::uint64_t first, std::uint64_t count, auto& s,
+                                         auto& d) { uniform_edges(p, first, count, s, d); });
 }
 
 /// A pattern graph from edges that each rank holds (any subset; duplicates are combined),
@@ -125,7 +121,7 @@ struct DistReadOptions {
     DuplicatePolicy duplicates = DuplicatePolicy::reject;
     LocalFormat format = LocalFormat::dcsc;
     std::size_t chunk_entries = std::size_t(1) << 20;  ///< entries rank 0 holds at a time
-    int root = 0;                                       ///< the rank that reads the file
+    int root = 0;                                      ///< the rank that reads the file
 };
 
 /// Reads a Matrix Market file into a distributed matrix: rank `root` streams it in chunks of

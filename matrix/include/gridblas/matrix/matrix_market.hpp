@@ -137,7 +137,7 @@ struct MatrixMarketHeader {
 /// }
 /// @endcode
 class MatrixMarketReader {
-  public:
+public:
     /// Opens @p path and parses its header.
     /// @throws IoError if the file cannot be opened; ParseError / NotSupported for a bad header.
     explicit MatrixMarketReader(const std::string& path);
@@ -175,7 +175,7 @@ class MatrixMarketReader {
     template <class T>
     bool read_chunk(std::size_t max_entries, CooMatrix<T, gindex_t>& out);
 
-  private:
+private:
     struct Impl;
     std::unique_ptr<Impl> impl_;
 };

@@ -183,8 +183,8 @@ DistVector<T> DistVector<T>::from_tuples(std::shared_ptr<ProcessGrid> grid, gind
     comm::Communicator& world = grid->world();
     detail::run_collectively(world, [&] {
         if (idx.size() != vals.size()) {
-            throw DimensionMismatch("DistVector: " + std::to_string(idx.size()) +
-                                    " indices but " + std::to_string(vals.size()) + " values");
+            throw DimensionMismatch("DistVector: " + std::to_string(idx.size()) + " indices but " +
+                                    std::to_string(vals.size()) + " values");
         }
         for (gindex_t g : idx) {
             if (g < 0 || g >= n) {
@@ -196,13 +196,14 @@ DistVector<T> DistVector<T>::from_tuples(std::shared_ptr<ProcessGrid> grid, gind
     const int p = world.size();
     std::vector<int> counts(std::size_t(p), 0), offset(std::size_t(p) + 1, 0);
     for (gindex_t g : idx) ++counts[std::size_t(v.dist_.owner(g))];
-    for (int r = 0; r < p; ++r) offset[std::size_t(r) + 1] = offset[std::size_t(r)] + counts[std::size_t(r)];
+    for (int r = 0; r < p; ++r)
+        offset[std::size_t(r) + 1] = offset[std::size_t(r)] + counts[std::size_t(r)];
     std::vector<detail::RoutedEntry<T>> send(idx.size());
     for (std::size_t k = 0; k < idx.size(); ++k) {
         const int r = v.dist_.owner(idx[k]);
         const int piece = v.dist_.piece_of(idx[k]);
-        send[std::size_t(offset[std::size_t(r)]++)] = {lindex_t(idx[k] - v.dist_.piece_begin(piece)),
-                                                       vals[k]};
+        send[std::size_t(offset[std::size_t(r)]++)] = {
+            lindex_t(idx[k] - v.dist_.piece_begin(piece)), vals[k]};
     }
     std::vector<detail::RoutedEntry<T>> recv;
     std::vector<int> recv_counts;

@@ -45,7 +45,8 @@ public:
         v.val_.reserve(ind.size());
         for (std::size_t p = 0; p < order.size(); ++p) {
             if (p > 0 && ind[order[p]] == ind[order[p - 1]]) {
-                throw InvalidValue("sparse vector: duplicate index " + std::to_string(ind[order[p]]));
+                throw InvalidValue("sparse vector: duplicate index " +
+                                   std::to_string(ind[order[p]]));
             }
             v.ind_.push_back(ind[order[p]]);
             v.val_.push_back(val[order[p]]);

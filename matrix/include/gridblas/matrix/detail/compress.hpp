@@ -9,9 +9,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <numeric>
-#include <utility>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gridblas/core/error.hpp"
@@ -83,8 +83,9 @@ Compressed<T> compress_counting(lindex_t nmajor, std::span<const lindex_t> maj,
                 if constexpr (has_vals) {
                     buf.clear();
                     for (offset_t q = b; q < e; ++q) buf.emplace_back(mi[q], mv[q]);
-                    std::stable_sort(buf.begin(), buf.end(),
-                                     [](const auto& x, const auto& y) { return x.first < y.first; });
+                    std::stable_sort(buf.begin(), buf.end(), [](const auto& x, const auto& y) {
+                        return x.first < y.first;
+                    });
                     for (offset_t q = b; q < e; ++q) {
                         mi[q] = buf[q - b].first;
                         mv[q] = buf[q - b].second;
@@ -109,11 +110,12 @@ Compressed<T> compress_counting(lindex_t nmajor, std::span<const lindex_t> maj,
     if (first_dup != std::size_t(-1) && policy == DuplicatePolicy::reject) {
         const std::size_t i =
             std::size_t(std::upper_bound(start.begin(), start.end(), offset_t(first_dup)) -
-                        start.begin()) - 1;
+                        start.begin()) -
+            1;
         const lindex_t r = row_major ? lindex_t(i) : mi[first_dup];
         const lindex_t c = row_major ? mi[first_dup] : lindex_t(i);
-        throw InvalidValue("duplicate entry at (" + std::to_string(r) + ", " +
-                           std::to_string(c) + ")");
+        throw InvalidValue("duplicate entry at (" + std::to_string(r) + ", " + std::to_string(c) +
+                           ")");
     }
     Compressed<T> out;
     std::size_t nonempty = 0;
@@ -128,8 +130,10 @@ Compressed<T> compress_counting(lindex_t nmajor, std::span<const lindex_t> maj,
     }
     if (first_dup == std::size_t(-1)) {  // nothing to fold: take the arrays over
         out.minor = std::move(mi);
-        if constexpr (has_vals) out.vals = std::move(mv);
-        else out.vals.resize(nnz);
+        if constexpr (has_vals)
+            out.vals = std::move(mv);
+        else
+            out.vals.resize(nnz);
         return out;
     }
     const std::size_t total = out.ptr.back();

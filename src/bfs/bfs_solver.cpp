@@ -49,15 +49,22 @@ ParentMode parse_parent_mode(const std::string& s) {
     throw InvalidValue("parent mode '" + s + "' (expected min, any or after)");
 }
 
+namespace {
+void check_options(const BfsOptions& o) {
+    if (!(o.alpha > 0) || !(o.beta > 0)) {
+        throw InvalidValue("bfs: alpha and beta must be positive, not " + std::to_string(o.alpha) +
+                           " and " + std::to_string(o.beta));
+    }
+}
+}  // namespace
+
 BfsSolver::Impl::Impl(const DistMatrix<Pattern>& m, const BfsOptions& o)
     : a(m), opt(o), grid(*m.grid()), dist(m.row_dist()) {
     if (m.nrows() != m.ncols()) {
         throw DimensionMismatch("bfs: the adjacency matrix must be square, not " +
                                 std::to_string(m.nrows()) + " x " + std::to_string(m.ncols()));
     }
-    if (!(o.alpha > 0) || !(o.beta > 0)) {
-        throw InvalidValue("bfs: alpha and beta must be positive");
-    }
+    check_options(o);
     visited = DistVector<Pattern>(m.grid(), m.nrows());
     visited.to_format(VectorFormat::bitmap);
     frontier = DistVector<gindex_t>(m.grid(), m.nrows());
@@ -93,9 +100,7 @@ BfsSolver::~BfsSolver() = default;
 
 const BfsOptions& BfsSolver::options() const { return impl_->opt; }
 void BfsSolver::set_options(const BfsOptions& options) {
-    if (!(options.alpha > 0) || !(options.beta > 0)) {
-        throw InvalidValue("bfs: alpha and beta must be positive");
-    }
+    check_options(options);
     impl_->opt = options;
 }
 const std::vector<gindex_t>& BfsSolver::local_degrees() const {

@@ -124,6 +124,57 @@ struct DistReadOptions {
     int root = 0;                                      ///< the rank that reads the file
 };
 
+namespace detail {
+
+/// The streaming loader behind read_matrix_market_dist() and read_graph_matrix_market():
+/// rank `root` opens the file and reads it in chunks of `chunk_entries` entries; each chunk
+/// is passed to `prepare(rows, cols, vals)` (which may rewrite the tuples) and routed to the
+/// owners; `build` gives the shell's relabelling and the blocks' format and duplicate policy.
+/// Errors in the file, and `square` files that are not, throw on every rank. Collective.
+template <class T, class Prepare, class Combine>
+DistMatrix<T> stream_matrix_market(std::shared_ptr<ProcessGrid> grid, const std::string& path,
+                                   std::size_t chunk_entries, int root_rank, bool square,
+                                   const BuildOptions& build, Prepare prepare, Combine combine) {
+    comm::Communicator& world = grid->world();
+    const bool root = world.rank() == root_rank;
+    std::unique_ptr<MatrixMarketReader> reader;
+    gindex_t dims[2] = {0, 0};
+    run_collectively(world, [&] {
+        if (chunk_entries == 0) throw InvalidValue("Matrix Market loader: chunk_entries is 0");
+        if (root_rank < 0 || root_rank >= world.size()) {
+            throw IndexOutOfBounds("Matrix Market loader: root rank " + std::to_string(root_rank) +
+                                   " of " + std::to_string(world.size()));
+        }
+        if (!root) return;
+        reader = std::make_unique<MatrixMarketReader>(path);
+        dims[0] = reader->header().nrows;
+        dims[1] = reader->header().ncols;
+        if (square && dims[0] != dims[1]) {
+            throw DimensionMismatch(path + ": a graph needs a square matrix, this one is " +
+                                    std::to_string(dims[0]) + " x " + std::to_string(dims[1]));
+        }
+    });
+    world.broadcast(std::span<gindex_t>(dims, 2), root_rank, "read-matrix-market");
+    DistMatrix<T> m;
+    run_collectively(world, [&] { m = DistMatrix<T>::shell(grid, dims[0], dims[1], build); });
+    typename DistMatrix<T>::LocalTuples acc;
+    CooMatrix<T, gindex_t> chunk;
+    int more = 1;
+    while (more) {
+        chunk.clear();
+        run_collectively(world, [&] {
+            if (root) more = reader->read_chunk<T>(chunk_entries, chunk) ? 1 : 0;
+        });
+        world.broadcast(std::span<int>(&more, 1), root_rank, "read-matrix-market");
+        prepare(chunk.rows, chunk.cols, chunk.vals);
+        m.route_append(chunk.rows, chunk.cols, chunk.vals, acc);
+    }
+    m.assemble(std::move(acc), build, combine);
+    return m;
+}
+
+}  // namespace detail
+
 /// Reads a Matrix Market file into a distributed matrix: rank `root` streams it in chunks of
 /// `chunk_entries` entries and sends each chunk's tuples to their owners, so no rank ever
 /// holds the file's text or more than one chunk of tuples besides its own block. Errors in
@@ -131,34 +182,9 @@ struct DistReadOptions {
 template <class T, class Combine = KeepLast>
 DistMatrix<T> read_matrix_market_dist(std::shared_ptr<ProcessGrid> grid, const std::string& path,
                                       const DistReadOptions& o = {}, Combine combine = {}) {
-    comm::Communicator& world = grid->world();
-    const bool root = world.rank() == o.root;
-    std::unique_ptr<MatrixMarketReader> reader;
-    gindex_t dims[2] = {0, 0};
-    detail::run_collectively(world, [&] {
-        if (o.chunk_entries == 0) throw InvalidValue("read_matrix_market_dist: chunk_entries 0");
-        if (root) {
-            reader = std::make_unique<MatrixMarketReader>(path);
-            dims[0] = reader->header().nrows;
-            dims[1] = reader->header().ncols;
-        }
-    });
-    world.broadcast(std::span<gindex_t>(dims, 2), o.root, "read-matrix-market");
-    DistMatrix<T> m;
-    detail::run_collectively(world, [&] { m = DistMatrix<T>::shell(grid, dims[0], dims[1]); });
-    typename DistMatrix<T>::LocalTuples acc;
-    CooMatrix<T, gindex_t> chunk;
-    int more = 1;
-    while (more) {
-        chunk.clear();
-        detail::run_collectively(world, [&] {
-            if (root) more = reader->read_chunk<T>(o.chunk_entries, chunk) ? 1 : 0;
-        });
-        world.broadcast(std::span<int>(&more, 1), o.root, "read-matrix-market");
-        m.route_append(chunk.rows, chunk.cols, chunk.vals, acc);
-    }
-    m.assemble(std::move(acc), BuildOptions{o.duplicates, o.format}, combine);
-    return m;
+    return detail::stream_matrix_market<T>(
+        std::move(grid), path, o.chunk_entries, o.root, false, BuildOptions{o.duplicates, o.format},
+        [](auto&, auto&, auto&) {}, combine);
 }
 
 /// A BFS graph from a Matrix Market file: pattern only, prepared by GraphOptions (duplicates

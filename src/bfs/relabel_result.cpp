@@ -3,6 +3,7 @@
 // its id in the other labelling, with the parent id translated too. One alltoallv.
 
 #include "bfs/bfs_impl.hpp"
+#include "gridblas/core/route.hpp"
 
 namespace gridblas::detail {
 
@@ -19,19 +20,15 @@ void remap_vertex_arrays(ProcessGrid& grid, const Distribution& dist, gindex_t b
                          bool a_is_vertex, const VertexRelabel& rl, bool to_internal,
                          std::vector<gindex_t>& a_out, std::vector<gindex_t>& b_out) {
     auto map = [&](gindex_t x) { return to_internal ? rl.forward(x) : rl.inverse(x); };
-    const int p = grid.size();
-    std::vector<int> counts(std::size_t(p), 0);
-    std::vector<Moved> items(a.size());
-    for (std::size_t k = 0; k < a.size(); ++k) {
-        const gindex_t v = map(begin + gindex_t(k));
-        items[k] = {v, (a_is_vertex && a[k] >= 0) ? map(a[k]) : a[k], b.empty() ? 0 : b[k]};
-        ++counts[std::size_t(dist.owner(v))];
-    }
-    std::vector<int> offset(std::size_t(p) + 1, 0);
-    for (int r = 0; r < p; ++r)
-        offset[std::size_t(r) + 1] = offset[std::size_t(r)] + counts[std::size_t(r)];
-    std::vector<Moved> send(items.size());
-    for (const Moved& m : items) send[std::size_t(offset[std::size_t(dist.owner(m.v))]++)] = m;
+    std::vector<int> counts;
+    std::vector<Moved> send;
+    group_by_destination(
+        a.size(), grid.size(), [&](std::size_t k) { return dist.owner(map(begin + gindex_t(k))); },
+        [&](std::size_t k) {
+            return Moved{map(begin + gindex_t(k)), (a_is_vertex && a[k] >= 0) ? map(a[k]) : a[k],
+                         b.empty() ? 0 : b[k]};
+        },
+        counts, send);
     std::vector<Moved> recv;
     std::vector<int> recv_counts;
     grid.world().alltoallv(std::span<const Moved>(send), std::span<const int>(counts), recv,

@@ -20,6 +20,7 @@
 #include "gridblas/core/error.hpp"
 #include "gridblas/core/process_grid.hpp"
 #include "gridblas/core/relabel.hpp"
+#include "gridblas/core/route.hpp"
 #include "gridblas/matrix/compressed_block.hpp"
 #include "gridblas/matrix/coo.hpp"
 
@@ -253,22 +254,15 @@ void DistMatrix<T>::route_append(std::span<const gindex_t> rows_in,
         rows = rmap;
         cols = cmap;
     }
-    std::vector<int> counts(std::size_t(p), 0);
-    std::vector<int> dest(rows.size());
-    for (std::size_t k = 0; k < rows.size(); ++k) {
-        dest[k] = rd.row_block_of(rows[k]) * pc + cd.col_block_of(cols[k]);
-        ++counts[std::size_t(dest[k])];
-    }
-    std::vector<int> offset(std::size_t(p) + 1, 0);
-    for (int r = 0; r < p; ++r) {
-        offset[std::size_t(r) + 1] = offset[std::size_t(r)] + counts[std::size_t(r)];
-    }
-    std::vector<detail::RoutedTuple<T>> send(rows.size());
-    for (std::size_t k = 0; k < rows.size(); ++k) {
-        send[std::size_t(offset[std::size_t(dest[k])]++)] = {rd.local_row(rows[k]),
-                                                             cd.local_col(cols[k]), vals[k]};
-    }
-    std::vector<int>().swap(dest);
+    std::vector<int> counts;
+    std::vector<detail::RoutedTuple<T>> send;
+    detail::group_by_destination(
+        rows.size(), p,
+        [&](std::size_t k) { return rd.row_block_of(rows[k]) * pc + cd.col_block_of(cols[k]); },
+        [&](std::size_t k) {
+            return detail::RoutedTuple<T>{rd.local_row(rows[k]), cd.local_col(cols[k]), vals[k]};
+        },
+        counts, send);
     std::vector<detail::RoutedTuple<T>> recv;
     std::vector<int> recv_counts;
     world.alltoallv(std::span<const detail::RoutedTuple<T>>(send), std::span<const int>(counts),

@@ -25,6 +25,7 @@
 #include "gridblas/core/distribution.hpp"
 #include "gridblas/core/error.hpp"
 #include "gridblas/core/process_grid.hpp"
+#include "gridblas/core/route.hpp"
 #include "gridblas/matrix/coo.hpp"
 #include "gridblas/vector/convert.hpp"
 
@@ -193,18 +194,15 @@ DistVector<T> DistVector<T>::from_tuples(std::shared_ptr<ProcessGrid> grid, gind
             }
         }
     });
-    const int p = world.size();
-    std::vector<int> counts(std::size_t(p), 0), offset(std::size_t(p) + 1, 0);
-    for (gindex_t g : idx) ++counts[std::size_t(v.dist_.owner(g))];
-    for (int r = 0; r < p; ++r)
-        offset[std::size_t(r) + 1] = offset[std::size_t(r)] + counts[std::size_t(r)];
-    std::vector<detail::RoutedEntry<T>> send(idx.size());
-    for (std::size_t k = 0; k < idx.size(); ++k) {
-        const int r = v.dist_.owner(idx[k]);
-        const int piece = v.dist_.piece_of(idx[k]);
-        send[std::size_t(offset[std::size_t(r)]++)] = {
-            lindex_t(idx[k] - v.dist_.piece_begin(piece)), vals[k]};
-    }
+    std::vector<int> counts;
+    std::vector<detail::RoutedEntry<T>> send;
+    detail::group_by_destination(
+        idx.size(), world.size(), [&](std::size_t k) { return v.dist_.owner(idx[k]); },
+        [&](std::size_t k) {
+            const int piece = v.dist_.piece_of(idx[k]);
+            return detail::RoutedEntry<T>{lindex_t(idx[k] - v.dist_.piece_begin(piece)), vals[k]};
+        },
+        counts, send);
     std::vector<detail::RoutedEntry<T>> recv;
     std::vector<int> recv_counts;
     world.alltoallv(std::span<const detail::RoutedEntry<T>>(send), std::span<const int>(counts),

@@ -241,3 +241,32 @@ TEST(Spmv, ErrorsThrowOnEveryRankAndChangeNothing) {
         EXPECT_EQ(test::to_map(w), wm);
     }
 }
+
+TEST(Spmv, EveryBackendAndWireFormat) {
+    std::mt19937_64 rng(13);
+    for (auto backend : {comm::Backend::mpi, comm::Backend::butterfly, comm::Backend::ring,
+                         comm::Backend::automatic}) {
+        for (auto wire : {comm::WireFormat::raw, comm::WireFormat::delta, comm::WireFormat::bitmap,
+                          comm::WireFormat::automatic}) {
+            comm::Options co;
+            co.backend = backend;
+            co.wire = wire;
+            co.fanout = 3;
+            for (auto [pr, pc] : test::grid_shapes(test::world_size())) {
+                auto grid = ProcessGrid::create(MPI_COMM_WORLD, pr, pc, co);
+                const gindex_t n = 29, m = 23;
+                const auto am = test::random_mat<std::int64_t>(rng, n, m, 0.2, 1, 9);
+                auto a = test::make_matrix(grid, n, m, am);
+                for (Direction dir : {Direction::push, Direction::pull}) {
+                    Descriptor d;
+                    d.direction = dir;
+                    d.mask_complement = true;
+                    for (bool is_vxm : {true, false}) {
+                        check_case<select2nd_min<std::int64_t>>(grid, am, n, m, a, is_vxm, d, 2,
+                                                                false, rng, 0.3);
+                    }
+                }
+            }
+        }
+    }
+}

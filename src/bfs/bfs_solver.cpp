@@ -155,7 +155,7 @@ void BfsSolver::run(gindex_t caller_source, BfsResult& r) {
     while (nf > 0) {
         if (s.opt.direction == BfsDirection::automatic) {
             if (!bottom_up) {
-                bottom_up = double(mf) > double(unexplored) / s.opt.alpha;
+                bottom_up = bfs_go_bottom_up(mf, unexplored, s.opt.alpha);
             }
         }
         const comm::Counters c0 = s.grid.total_counters();
@@ -198,7 +198,7 @@ void BfsSolver::run(gindex_t caller_source, BfsResult& r) {
         ++depth;
         if (s.opt.direction == BfsDirection::automatic && bottom_up) {
             // Stay bottom-up while the frontier grows or is still large (GapBS's rule).
-            bottom_up = nf >= nf_prev || double(nf) > double(n) / s.opt.beta;
+            bottom_up = bfs_stay_bottom_up(nf, nf_prev, n, s.opt.beta);
         }
     }
     if (s.opt.parents == ParentMode::after) s.parents_from_levels(r);

@@ -145,7 +145,7 @@ void BfsGpuSolver::run(gindex_t source, BfsGpuResult& r) {
 
     while (nf > 0) {
         if (mode == BfsDirection::automatic && !bottom_up) {
-            bottom_up = double(mf) > double(unexplored) / s.opt.alpha;
+            bottom_up = bfs_go_bottom_up(mf, unexplored, s.opt.alpha);
         }
         const auto l0 = std::chrono::steady_clock::now();
         KernelStats st;
@@ -183,7 +183,7 @@ void BfsGpuSolver::run(gindex_t source, BfsGpuResult& r) {
         ++depth;
         if (mode == BfsDirection::automatic && bottom_up) {
             // Stay bottom-up while the frontier grows or is still large (GapBS's rule).
-            bottom_up = nf >= nf_prev || double(nf) > double(s.n) / s.opt.beta;
+            bottom_up = bfs_stay_bottom_up(nf, nf_prev, gindex_t(s.n), s.opt.beta);
         }
     }
 

@@ -47,6 +47,17 @@ std::string to_string(ParentMode p);
 BfsDirection parse_bfs_direction(const std::string& s);
 ParentMode parse_parent_mode(const std::string& s);
 
+/// The direction-optimising rule (Beamer et al., SC'12, with GapBS's hysteresis), shared by
+/// the CPU and GPU searches: go bottom-up when the frontier's out-edges `mf` exceed the
+/// unexplored edges / alpha; stay bottom-up while the frontier `nf` grows or is larger than
+/// n / beta.
+inline bool bfs_go_bottom_up(gindex_t mf, gindex_t unexplored, double alpha) {
+    return double(mf) > double(unexplored) / alpha;
+}
+inline bool bfs_stay_bottom_up(gindex_t nf, gindex_t nf_prev, gindex_t n, double beta) {
+    return nf >= nf_prev || double(nf) > double(n) / beta;
+}
+
 /// Options of bfs().
 struct BfsOptions {
     BfsDirection direction = BfsDirection::automatic;

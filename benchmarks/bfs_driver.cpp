@@ -59,7 +59,10 @@ Execution:
   --fanout K           butterfly radix (default 2)
   --wire W             auto | raw | delta | bitmap (default auto)
   --local-format F     dcsc | csr (default dcsc)
-  --backend B          cpu | cuda (default cpu)
+  --backend B          cpu | cuda (default cpu). cuda on one rank: the single-GPU BFS;
+                       on several ranks: one GPU per rank, local work on the device and
+                       the frontier exchange staged through pinned host memory
+  --cuda-dist          with --backend cuda on one rank, run the distributed solver too
   --help
 )";
 
@@ -201,7 +204,7 @@ int run(int argc, char** argv, int world_rank) {
                    {"scale", "edgefactor", "seed", "file", "roots", "root", "output", "json",
                     "grid", "threads", "direction", "alpha", "beta", "parents", "comm", "fanout",
                     "wire", "local-format", "backend"},
-                   {"directed", "relabel", "no-validate", "levels", "help"});
+                   {"directed", "relabel", "no-validate", "levels", "cuda-dist", "help"});
     if (cli.has("help")) {
         if (world_rank == 0) std::fputs(kHelp, stdout);
         return 0;
@@ -238,10 +241,7 @@ int run(int argc, char** argv, int world_rank) {
         throw std::invalid_argument("option --backend: '" + backend + "' (expected cpu or cuda)");
     }
     const bool use_cuda = backend == "cuda";
-    if (use_cuda) {
-        if (!GRIDBLAS_HAVE_CUDA) throw NotCompiled("this gridblas was built without CUDA");
-        if (!cuda_available()) throw CudaError("--backend cuda: " + cuda_unavailable_reason());
-    }
+    if (use_cuda && !GRIDBLAS_HAVE_CUDA) throw NotCompiled("this gridblas was built without CUDA");
     int pr = 0, pc = 0;
     if (cli.has("grid")) {
         const std::string g = cli.str("grid", "");
@@ -251,6 +251,13 @@ int run(int argc, char** argv, int world_rank) {
     }
     auto grid = ProcessGrid::create(MPI_COMM_WORLD, pr, pc, co);
     const bool root0 = grid->rank() == 0;
+    // --backend cuda: one rank runs the device-resident single-GPU BFS; several ranks (or
+    // --cuda-dist) run the distributed BFS with each rank's local work on its own GPU.
+    const bool cuda_single = use_cuda && grid->size() == 1 && !cli.has("cuda-dist");
+    if (use_cuda && !cuda_single) grid->set_exec_backend(ExecBackend::cuda);
+    if (cuda_single && !cuda_available()) {
+        throw CudaError("--backend cuda: " + cuda_unavailable_reason());
+    }
 
     // Kernel 1: construction.
     MPI_Barrier(MPI_COMM_WORLD);
@@ -282,15 +289,10 @@ int run(int argc, char** argv, int world_rank) {
         if (roots.empty()) throw InvalidValue("the graph has no vertex of degree >= 1");
     }
     const bool validate = !cli.has("no-validate");
-    // The cuda backend runs the single-GPU BFS on the whole graph (one rank for now).
+    // On one rank the cuda backend runs the single-GPU BFS on the whole graph.
     std::unique_ptr<cuda::BfsGpuSolver> gpu;
     cuda::BfsGpuResult gpu_result;
-    if (use_cuda) {
-        if (grid->size() != 1) {
-            throw NotSupported(
-                "--backend cuda runs on one rank (one GPU); the multi-GPU BFS is "
-                "not implemented yet");
-        }
+    if (cuda_single) {
         cuda::BfsGpuOptions g;
         g.direction = bo.direction;
         g.alpha = bo.alpha;

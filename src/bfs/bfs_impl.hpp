@@ -2,6 +2,7 @@
 // Private state of BfsSolver, shared by the files of src/bfs.
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "gridblas/algorithms/bfs.hpp"
@@ -25,6 +26,8 @@ void remap_vertex_arrays(ProcessGrid& grid, const Distribution& dist, gindex_t b
                          bool a_is_vertex, const VertexRelabel& rl, bool to_internal,
                          std::vector<gindex_t>& a_out, std::vector<gindex_t>& b_out);
 }  // namespace detail
+
+class BfsDeviceBottomUp;
 
 struct BfsSolver::Impl {
     const DistMatrix<Pattern>& a;
@@ -55,7 +58,13 @@ struct BfsSolver::Impl {
     std::vector<gindex_t> best;        ///< candidate parent per piece index (-1: none)
     std::vector<std::uint64_t> newly;  ///< piece indices with a candidate
 
+    /// The bottom-up step's device state when the grid runs on the cuda backend (top-down
+    /// levels reach the GPU through vxm's device path).
+    std::unique_ptr<BfsDeviceBottomUp> device;
+    bool on_device() const { return device != nullptr; }
+
     Impl(const DistMatrix<Pattern>& m, const BfsOptions& o);
+    ~Impl();
 
     /// One top-down level: returns the adjacency entries examined on this rank.
     std::uint64_t top_down_step(gindex_t depth, BfsResult& r);

@@ -9,6 +9,8 @@
 #include <string>
 
 #include "bfs/bfs_impl.hpp"
+#include "bfs/bottom_up_device.hpp"
+#include "gridblas/core/collective_check.hpp"
 #include "gridblas/core/error.hpp"
 
 namespace gridblas {
@@ -92,7 +94,16 @@ BfsSolver::Impl::Impl(const DistMatrix<Pattern>& m, const BfsOptions& o)
     completed.assign(bitmap_words(std::size_t(dist.nb)), 0);
     best.assign(std::size_t(dist.nb), -1);
     newly.assign(bitmap_words(std::size_t(dist.nb)), 0);
+
+    if (grid.exec_backend() == ExecBackend::cuda) {
+        // One GPU per rank: the block goes to the device once, for every search.
+        detail::run_collectively(grid.world(), [&] {
+            device = std::make_unique<BfsDeviceBottomUp>(a.by_col(), lindex_t(dist.nb), nrb);
+        });
+    }
 }
+
+BfsSolver::Impl::~Impl() = default;
 
 BfsSolver::BfsSolver(const DistMatrix<Pattern>& a, const BfsOptions& options)
     : impl_(std::make_unique<Impl>(a, options)) {}

@@ -17,6 +17,8 @@
 #include <bit>
 
 #include "bfs/bfs_impl.hpp"
+#include "bfs/bottom_up_device.hpp"
+#include "gridblas/core/collective_check.hpp"
 
 namespace gridblas {
 
@@ -41,6 +43,7 @@ std::uint64_t BfsSolver::Impl::bottom_up_step(gindex_t depth, BfsResult& r) {
     grid.row().allgather_ids(bu_ids, nrb, bu_all, "bfs-bottomup-expand");
     std::fill(front_bits.begin(), front_bits.end(), 0);
     for (lindex_t u : bu_all) front_bits[u >> 6] |= std::uint64_t(1) << (u & 63);
+    if (on_device()) device->set_frontier(front_bits);
 
     // 2. Rotation along the grid column. Start with this rank's own piece: completed = visited.
     const auto& vis_words = visited.bitmap().words();
@@ -74,45 +77,66 @@ std::uint64_t BfsSolver::Impl::bottom_up_step(gindex_t depth, BfsResult& r) {
             k0 = col_off;
             k1 = std::min<std::size_t>(col_off + len, num_outer);
         }
-        // Parents found by earlier ranks of the rotation (min mode compares with them);
-        // `newly` marks every vertex of the piece with a candidate.
-        gindex_t* cand = best.data();
-        std::uint64_t* fresh = newly.data();
-        const std::size_t nwords = bitmap_words(len);
-        std::fill(fresh, fresh + nwords, 0);
-        for (const BfsFound& f : found) {
-            cand[f.v] = f.parent;
-            fresh[f.v >> 6] |= std::uint64_t(1) << (f.v & 63);
-        }
-        std::uint64_t* done = completed.data();
-#pragma omp parallel for schedule(dynamic, 512) reduction(+ : examined)
-        for (std::size_t k = k0; k < k1; ++k) {
-            const lindex_t v = (dcsc ? outer_ids[k] : lindex_t(k)) - col_off;
-            if (test_word_bit(done, v)) continue;
-            for (offset_t p = ptr[k]; p < ptr[k + 1]; ++p) {
-                ++examined;
-                const lindex_t u = inner[p];
-                if (test_word_bit(fb, u)) {
-                    // Inner ids ascend: this is the block's smallest frontier parent.
-                    const gindex_t par = dist.global_row(my_row, u);
-                    if (cand[v] < 0 || par < cand[v]) cand[v] = par;
-                    std::atomic_ref<std::uint64_t>(fresh[v >> 6])
-                        .fetch_or(std::uint64_t(1) << (v & 63), std::memory_order_relaxed);
-                    break;
+        if (on_device()) {
+            // The piece's scan on the GPU; `found` goes in with the earlier ranks'
+            // candidates and comes back with every candidate of the piece.
+            cuda::detail::BottomUpPiece bp;
+            bp.k0 = k0;
+            bp.k1 = k1;
+            bp.col_off = col_off;
+            bp.nb = nb;
+            bp.pr = pr;
+            bp.my_row = my_row;
+            bp.min_mode = min_mode;
+            // A device failure on one rank must not leave the others in the rotation.
+            detail::run_collectively(
+                grid.world(), [&] { examined += device->scan(bp, len, completed.data(), found); });
+            if (!min_mode) {
+                for (const BfsFound& f : found) {
+                    completed[f.v >> 6] |= std::uint64_t(1) << (f.v & 63);
                 }
             }
-        }
-        // Collect the piece's discoveries in index order and reset their candidates; in
-        // any/after mode also mark them completed so that later ranks skip them.
-        found.clear();
-        for (std::size_t w = 0; w < nwords; ++w) {
-            std::uint64_t bits = fresh[w];
-            if (!min_mode) done[w] |= bits;
-            while (bits) {
-                const lindex_t v = lindex_t(w * 64 + std::size_t(std::countr_zero(bits)));
-                bits &= bits - 1;
-                found.push_back({v, cand[v]});
-                cand[v] = -1;
+        } else {
+            // Parents found by earlier ranks of the rotation (min mode compares with them);
+            // `newly` marks every vertex of the piece with a candidate.
+            gindex_t* cand = best.data();
+            std::uint64_t* fresh = newly.data();
+            const std::size_t nwords = bitmap_words(len);
+            std::fill(fresh, fresh + nwords, 0);
+            for (const BfsFound& f : found) {
+                cand[f.v] = f.parent;
+                fresh[f.v >> 6] |= std::uint64_t(1) << (f.v & 63);
+            }
+            std::uint64_t* done = completed.data();
+#pragma omp parallel for schedule(dynamic, 512) reduction(+ : examined)
+            for (std::size_t k = k0; k < k1; ++k) {
+                const lindex_t v = (dcsc ? outer_ids[k] : lindex_t(k)) - col_off;
+                if (test_word_bit(done, v)) continue;
+                for (offset_t p = ptr[k]; p < ptr[k + 1]; ++p) {
+                    ++examined;
+                    const lindex_t u = inner[p];
+                    if (test_word_bit(fb, u)) {
+                        // Inner ids ascend: this is the block's smallest frontier parent.
+                        const gindex_t par = dist.global_row(my_row, u);
+                        if (cand[v] < 0 || par < cand[v]) cand[v] = par;
+                        std::atomic_ref<std::uint64_t>(fresh[v >> 6])
+                            .fetch_or(std::uint64_t(1) << (v & 63), std::memory_order_relaxed);
+                        break;
+                    }
+                }
+            }
+            // Collect the piece's discoveries in index order and reset their candidates; in
+            // any/after mode also mark them completed so that later ranks skip them.
+            found.clear();
+            for (std::size_t w = 0; w < nwords; ++w) {
+                std::uint64_t bits = fresh[w];
+                if (!min_mode) done[w] |= bits;
+                while (bits) {
+                    const lindex_t v = lindex_t(w * 64 + std::size_t(std::countr_zero(bits)));
+                    bits &= bits - 1;
+                    found.push_back({v, cand[v]});
+                    cand[v] = -1;
+                }
             }
         }
         if (pr > 1) {

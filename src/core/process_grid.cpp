@@ -4,7 +4,10 @@
 
 #include <string>
 
+#include "gridblas/core/collective_check.hpp"
 #include "gridblas/core/error.hpp"
+#include "gridblas/core/version.hpp"
+#include "gridblas/cuda/device_base.hpp"
 
 namespace gridblas {
 
@@ -63,6 +66,41 @@ void ProcessGrid::set_comm_options(const comm::Options& options) {
     world_ = comm::Communicator::create(base_comm_, options);
     row_ = comm::Communicator::create(row_comm_, options);
     col_ = comm::Communicator::create(col_comm_, options);
+}
+
+void ProcessGrid::set_exec_backend(ExecBackend backend) {
+    if (backend == ExecBackend::cpu) {
+        exec_ = ExecBackend::cpu;
+        cuda_device_ = -1;
+        return;
+    }
+    // Whether CUDA was compiled in is the same on every rank: no communication needed.
+    if (!has_cuda()) {
+        throw NotCompiled(
+            "ProcessGrid::set_exec_backend(cuda): gridblas was built without CUDA "
+            "(configure with -DGRIDBLAS_WITH_CUDA=ON and a CUDA toolkit)");
+    }
+    // One rank per GPU: ranks sharing a node take its devices in node-local rank order.
+    MPI_Comm node = MPI_COMM_NULL;
+    int node_rank = 0;
+    if (MPI_Comm_split_type(base_comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node) !=
+        MPI_SUCCESS) {
+        throw CommError("ProcessGrid::set_exec_backend: MPI_Comm_split_type failed");
+    }
+    MPI_Comm_rank(node, &node_rank);
+    MPI_Comm_free(&node);
+    int device = -1;
+    detail::run_collectively(*world_, [&] {
+        const int count = cuda_device_count();
+        if (count == 0) {
+            throw CudaError("ProcessGrid::set_exec_backend(cuda): rank " + std::to_string(rank_) +
+                            " has no usable device: " + cuda_unavailable_reason());
+        }
+        device = node_rank % count;
+        cuda_set_device(device);
+    });
+    exec_ = ExecBackend::cuda;
+    cuda_device_ = device;
 }
 
 void ProcessGrid::reset_counters() const {

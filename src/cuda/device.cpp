@@ -125,6 +125,22 @@ void DeviceBuffer::zero_impl(std::size_t bytes) {
     GRIDBLAS_CUDA_CHECK(cudaMemset(ptr_, 0, bytes));
 }
 
+// ---- PinnedBuffer ----
+
+void PinnedBuffer::release() noexcept {
+    if (ptr_) (void)cudaFreeHost(ptr_);
+    ptr_ = nullptr;
+    cap_ = 0;
+}
+
+void PinnedBuffer::grow(std::size_t bytes) {
+    release();
+    void* p = nullptr;
+    GRIDBLAS_CUDA_CHECK(cudaHostAlloc(&p, bytes, cudaHostAllocDefault));
+    ptr_ = p;
+    cap_ = bytes;
+}
+
 // ---- Workspace ----
 
 Workspace::Workspace() : impl_(std::make_unique<Impl>()) {}

@@ -10,6 +10,7 @@
 
 #include "gridblas/core/error.hpp"
 #include "gridblas/cuda/bfs.hpp"
+#include "gridblas/cuda/detail/bfs_entry_points.hpp"
 #include "gridblas/cuda/detail/entry_points.hpp"
 #include "gridblas/cuda/device_base.hpp"
 
@@ -44,6 +45,12 @@ void DeviceBuffer::grow(std::size_t) { not_compiled("device memory allocation");
 void DeviceBuffer::copy_in(const void*, std::size_t) { not_compiled("host-to-device copy"); }
 void DeviceBuffer::copy_out(void*, std::size_t) const { not_compiled("device-to-host copy"); }
 void DeviceBuffer::zero_impl(std::size_t) { not_compiled("device memset"); }
+
+void PinnedBuffer::release() noexcept {
+    ptr_ = nullptr;
+    cap_ = 0;
+}
+void PinnedBuffer::grow(std::size_t) { not_compiled("pinned host allocation"); }
 
 // ---- Workspace ----
 
@@ -83,6 +90,12 @@ std::size_t bitmap_to_sparse(const DeviceBitmapView<T>&, const DeviceOutput<T>&,
 template <class T>
 void spmv_plus_times(const CompressedDeviceView<T>&, const T*, T*, Workspace&) {
     not_compiled("cuda::spmv_plus_times");
+}
+
+std::uint64_t bfs_bottom_up_piece(const CompressedDeviceView<Pattern>&, const BottomUpPiece&,
+                                  const std::uint64_t*, const std::uint64_t*, std::uint64_t*,
+                                  std::int64_t*, Workspace&) {
+    not_compiled("the distributed BFS on the cuda backend");
 }
 
 GRIDBLAS_CUDA_FOR_EACH_BUILTIN(GRIDBLAS_CUDA_INSTANTIATE_KERNELS)

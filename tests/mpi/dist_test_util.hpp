@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gridblas/core/process_grid.hpp"
+#include "gridblas/cuda/device_base.hpp"
 #include "gridblas/matrix/dist_matrix.hpp"
 #include "gridblas/ops/extract.hpp"
 #include "gridblas/vector/dist_vector.hpp"
@@ -48,6 +49,27 @@ inline std::vector<std::shared_ptr<ProcessGrid>> all_grids() {
     }
     return g;
 }
+
+/// Puts `grid` on `backend` and returns "", or returns why it cannot (no device on some
+/// rank) without changing it. Collective; the answer is the same on every rank, so a test
+/// can GTEST_SKIP on all ranks alike.
+inline std::string try_exec_backend(ProcessGrid& grid, ExecBackend backend) {
+    if (backend == ExecBackend::cpu) {
+        grid.set_exec_backend(backend);
+        return "";
+    }
+    const int have = cuda_device_count() > 0 ? 1 : 0;
+    const int all = grid.world().allreduce(have, comm::ReduceOp::min, "test");
+    if (all == 0) {
+        return "cuda backend: no usable CUDA device on every rank (" +
+               (have ? std::string("another rank has none") : cuda_unavailable_reason()) + ")";
+    }
+    grid.set_exec_backend(backend);
+    return "";
+}
+
+/// The execution backends a parameterised test runs on.
+inline std::vector<ExecBackend> exec_backends() { return {ExecBackend::cpu, ExecBackend::cuda}; }
 
 /// A random sparse vector of length n: each index present with probability `density`,
 /// values uniform in [lo, hi]. Same on every rank for the same rng state.

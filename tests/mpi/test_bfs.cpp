@@ -324,3 +324,38 @@ TEST(Bfs, RelabelledGraphGivesResultsInCallerIds) {
         }
     }
 }
+
+namespace {
+class BfsOnBackend : public ::testing::TestWithParam<ExecBackend> {};
+}  // namespace
+
+// The same searches on the cpu and cuda execution backends (the cuda case skips, saying why,
+// where a rank has no device): undirected and directed files, both local formats, every grid
+// shape, every direction x parent mode of all_modes().
+TEST_P(BfsOnBackend, FilesFormatsModesMatchSerial) {
+    struct F {
+        const char* name;
+        bool directed;
+    };
+    for (const F f : {F{"karate.mtx", false}, F{"west0067.mtx", true}, F{"pushpull.mtx", false}}) {
+        const EdgeList e = load(f.name, !f.directed);
+        for (auto fmt : {LocalFormat::dcsc, LocalFormat::csr}) {
+            for (auto [pr, pc] : test::grid_shapes(test::world_size())) {
+                auto grid = ProcessGrid::create(MPI_COMM_WORLD, pr, pc);
+                const std::string why = test::try_exec_backend(*grid, GetParam());
+                if (!why.empty()) GTEST_SKIP() << why;
+                GraphOptions g;
+                g.symmetrize = !f.directed;
+                g.format = fmt;
+                auto a = read_graph_matrix_market(grid, kData + "/" + f.name, g);
+                for (const BfsOptions& o : all_modes()) {
+                    check_graph(grid, e, a, {0, e.n / 2, e.n - 1}, o,
+                                std::string(f.name) + "/" + to_string(GetParam()));
+                }
+            }
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, BfsOnBackend, ::testing::ValuesIn(test::exec_backends()),
+                         [](const auto& info) { return to_string(info.param); });

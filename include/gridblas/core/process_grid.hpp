@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "gridblas/comm/communicator.hpp"
+#include "gridblas/core/context.hpp"
 
 namespace gridblas {
 
@@ -49,6 +50,18 @@ public:
 
     /// Replaces the backend options of all three communicators (collective).
     void set_comm_options(const comm::Options& options);
+    /// Chooses where the local work of operations on this grid runs (collective).
+    /// ExecBackend::cuda binds each rank to one GPU of its node (node-local rank modulo the
+    /// node's device count) and makes vxm, mxv and bfs run their local kernels on it, with
+    /// the exchanges staged through pinned host memory. Other operations stay on the CPU.
+    /// @throws NotCompiled on every rank when gridblas was built without CUDA; CudaError on
+    ///         every rank when any rank has no usable device. The backend is unchanged then.
+    void set_exec_backend(ExecBackend backend);
+    /// Where local work runs (ExecBackend::cpu unless set_exec_backend() chose cuda).
+    ExecBackend exec_backend() const { return exec_; }
+    /// The CUDA device of this rank when exec_backend() is cuda, else -1.
+    int cuda_device() const { return cuda_device_; }
+
     /// Zeroes the counters of all three communicators.
     void reset_counters() const;
     /// Sum of the counters of the three communicators.
@@ -58,6 +71,8 @@ private:
     int pr_ = 1;
     int pc_ = 1;
     int rank_ = 0;
+    ExecBackend exec_ = ExecBackend::cpu;
+    int cuda_device_ = -1;
     MPI_Comm base_comm_ = MPI_COMM_NULL;  // duplicate of the caller's communicator
     MPI_Comm row_comm_ = MPI_COMM_NULL;
     MPI_Comm col_comm_ = MPI_COMM_NULL;

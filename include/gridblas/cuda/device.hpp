@@ -209,6 +209,19 @@ public:
         to_host(v);
         return v;
     }
+    /// Replaces the contents by `nvals` entries of length-n vector from host arrays (any host
+    /// memory; pinned memory transfers fastest). `val` is ignored for Pattern.
+    void assign(lindex_t n, std::size_t nvals, const lindex_t* ind, const T* val) {
+        reset(n);
+        ind_.upload(ind, nvals * sizeof(lindex_t));
+        if constexpr (has_values) val_.upload(val, nvals * sizeof(T));
+        nvals_ = nvals;
+    }
+    /// Downloads the nvals() entries into host arrays with room for them.
+    void download(lindex_t* ind, T* val) const {
+        ind_.download(ind, nvals_ * sizeof(lindex_t));
+        if constexpr (has_values) val_.download(val, nvals_ * sizeof(T));
+    }
 
     lindex_t size() const { return n_; }
     std::size_t nvals() const { return nvals_; }

@@ -12,20 +12,24 @@
 ///  4. fold: partial results go to the owners of the output pieces along the other grid
 ///     dimension and are combined with the semiring's add;
 ///  5. the shared output stage: mask, accumulate, replace.
+/// When the grid's exec_backend() is cuda, step 3 runs on the rank's GPU (spmv_device.hpp).
 /// The product is always S::mul(A(i,j), u(·)) (matrix entry first; see builtin.hpp).
 
 #include <algorithm>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
 
+#include "gridblas/core/collective_check.hpp"
 #include "gridblas/core/error.hpp"
 #include "gridblas/kernels/cpu/spmspv.hpp"
 #include "gridblas/kernels/cpu/spmv_pull.hpp"
 #include "gridblas/matrix/dist_matrix.hpp"
 #include "gridblas/ops/descriptor.hpp"
 #include "gridblas/ops/output_stage.hpp"
+#include "gridblas/ops/spmv_device.hpp"
 #include "gridblas/vector/dist_vector.hpp"
 
 namespace gridblas {
@@ -34,6 +38,8 @@ namespace gridblas {
 /// nothing once the buffers have grown. One workspace per (input, output, matrix) type.
 template <class X, class Y, class A>
 struct SpmvWorkspace {
+    // device copies and buffers, made on the first call on a cuda-backend grid
+    std::shared_ptr<void> device;
     // expand
     std::vector<lindex_t> my_ids;
     std::vector<X> my_vals;
@@ -122,6 +128,9 @@ void spmv_dist(DistVector<W>& w, const M& mask, Accum accum, const DistVector<U>
     const CompressedBlock<T>& push_block = input_is_rows ? a.by_row() : a.by_col();
     const CompressedBlock<T>& pull_block = input_is_rows ? a.by_col() : a.by_row();
 
+    const bool on_device = grid.exec_backend() == ExecBackend::cuda;
+    if (on_device) check_device_spmv<S, U, T>(name);
+
     // Direction: push for a sparse input, pull for a dense one (one allreduce).
     Direction dir = d.direction;
     if (dir == Direction::automatic) {
@@ -145,7 +154,39 @@ void spmv_dist(DistVector<W>& w, const M& mask, Accum accum, const DistVector<U>
 
     // 3. local kernel.
     ws.y.reset(n_out);
-    if (dir == Direction::push) {
+    kernels::MaskView mv = kernels::no_mask();
+    if (dir == Direction::pull) {
+        // Gather the output mask along the fold dimension so masked outputs are skipped.
+        if constexpr (!std::is_same_v<M, NoMask>) {
+            const LocalMask lm(mask, d);
+            const lindex_t out_offset = lindex_t(gindex_t(fold.rank()) * out.nb);
+            ws.mask_ids.clear();
+            for (lindex_t i = 0; i < w.local_size(); ++i) {
+                if (lm.allows(i) != d.mask_complement) ws.mask_ids.push_back(out_offset + i);
+            }
+            fold.allgather_ids(ws.mask_ids, n_out, ws.mask_all, name);
+            ws.mask_bits.assign(bitmap_words(n_out), 0);
+            for (lindex_t i : ws.mask_all) ws.mask_bits[i >> 6] |= std::uint64_t(1) << (i & 63);
+            mv = kernels::MaskView{ws.mask_bits.data(), d.mask_complement};
+        } else if (d.mask_complement) {
+            mv = kernels::MaskView{nullptr, true};
+        }
+    }
+    if (on_device) {
+        if constexpr (device_spmv_supported_v<S, U, T>) {
+            using State = DeviceSpmvState<Y, T>;
+            if (!ws.device) ws.device = std::make_shared<State>();
+            State& st = *static_cast<State*>(ws.device.get());
+            const bool push = dir == Direction::push;
+            // A device failure (out of memory, a fault) on one rank must not leave the others
+            // waiting in the fold: agree on it first.
+            run_collectively(grid.world(), [&] {
+                device_local_multiply<S, U, T>(st, push, push ? push_block : pull_block, n_in,
+                                               n_out, ws.in_ids, ws.in_vals, mv.bits, mv.complement,
+                                               ws.y);
+            });
+        }
+    } else if (dir == Direction::push) {
         ws.x.reset(n_in);
         ws.x.indices().assign(ws.in_ids.begin(), ws.in_ids.end());
         if constexpr (std::is_same_v<U, Pattern>) {
@@ -165,22 +206,6 @@ void spmv_dist(DistVector<W>& w, const M& mask, Accum accum, const DistVector<U>
             } else {
                 ws.xb.set(ws.in_ids[k], ws.in_vals[k]);
             }
-        }
-        // Gather the output mask along the fold dimension so masked outputs are skipped.
-        kernels::MaskView mv = kernels::no_mask();
-        if constexpr (!std::is_same_v<M, NoMask>) {
-            const LocalMask lm(mask, d);
-            const lindex_t out_offset = lindex_t(gindex_t(fold.rank()) * out.nb);
-            ws.mask_ids.clear();
-            for (lindex_t i = 0; i < w.local_size(); ++i) {
-                if (lm.allows(i) != d.mask_complement) ws.mask_ids.push_back(out_offset + i);
-            }
-            fold.allgather_ids(ws.mask_ids, n_out, ws.mask_all, name);
-            ws.mask_bits.assign(bitmap_words(n_out), 0);
-            for (lindex_t i : ws.mask_all) ws.mask_bits[i >> 6] |= std::uint64_t(1) << (i & 63);
-            mv = kernels::MaskView{ws.mask_bits.data(), d.mask_complement};
-        } else if (d.mask_complement) {
-            mv = kernels::MaskView{nullptr, true};
         }
         auto view = view_of(pull_block, nullptr, ws.lookup_for);
         kernels::spmv_pull<S>(view, ws.xb, mv, ws.y);

@@ -20,6 +20,11 @@
 ///  - Parents: `min` (deterministic: the smallest-id neighbour in the previous level, the same
 ///    on every grid and backend), `any` (first found, faster bottom-up), `after` (levels only
 ///    during the search; parents recovered from levels afterwards, as seed 004).
+///  - On a grid whose exec_backend() is cuda (set before the solver is built) each rank's
+///    local work runs on its GPU: top-down levels through vxm's device path, bottom-up
+///    sub-steps through a device scan of the piece's in-edges; the exchanges stay on the
+///    communication backend, staged through pinned host memory. Parent mode `any` then
+///    gives the `min` tree (the device has kernels for the built-in semirings only).
 ///  - A matrix stored relabelled (BuildOptions::relabel) is searched in its stored ids and
 ///    the results come back in the caller's ids; `min` then picks the parent with the
 ///    smallest stored id (still deterministic for a given relabel seed, on every grid).

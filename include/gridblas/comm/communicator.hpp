@@ -60,6 +60,10 @@ namespace gridblas::comm {
 
 /// Which algorithm carries the collectives.
 enum class Backend { mpi, butterfly, ring, automatic };
+/// Wall-clock seconds of the communication layer's clock (MPI_Wtime), for algorithms that
+/// time their phases without calling MPI themselves.
+double wtime();
+
 /// Element-wise reduction operators for allreduce.
 enum class ReduceOp { sum, min, max, lor, land };
 /// Kinds of exchange the automatic policy and the cost model distinguish.

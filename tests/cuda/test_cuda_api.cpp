@@ -5,14 +5,18 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <iostream>
+#include <map>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "cuda/cuda_test_util.hpp"
 #include "gridblas/config.hpp"
 #include "gridblas/cuda/bfs.hpp"
+#include "gridblas/cuda/detail/bfs_entry_points.hpp"
 #include "gridblas/cuda/kernels.hpp"
 #include "gridblas/vector/convert.hpp"
 
@@ -124,6 +128,14 @@ TEST(CudaApi, EntryPointsThrowNotCompiledWithoutCuda) {
                                              std::vector<lindex_t>{1, 0}, ValueArray<Pattern>(2));
     EXPECT_THROW(cuda::bfs_single_gpu(g, 0), NotCompiled);
     EXPECT_THROW(cuda::BfsGpuSolver{g}, NotCompiled);
+
+    cuda::PinnedBuffer pinned;
+    EXPECT_THROW(pinned.reserve(64), NotCompiled);
+    cuda::detail::BottomUpPiece piece;
+    piece.k1 = 1;
+    EXPECT_THROW(
+        cuda::detail::bfs_bottom_up_piece({}, piece, nullptr, nullptr, nullptr, nullptr, ws),
+        NotCompiled);
 }
 
 TEST(CudaApi, BfsChecksArgumentsBeforeTheDevice) {
@@ -135,6 +147,124 @@ TEST(CudaApi, BfsChecksArgumentsBeforeTheDevice) {
     cuda::BfsGpuOptions bad;
     bad.alpha = 0;
     EXPECT_THROW((cuda::BfsGpuSolver{sq, bad}), InvalidValue);
+}
+
+TEST(CudaDevice, PinnedStagingRoundTrip) {
+    GRIDBLAS_REQUIRE_CUDA_DEVICE();
+    cuda::PinnedBuffer ind, val;
+    ind.reserve(3 * sizeof(lindex_t));
+    val.reserve(3 * sizeof(std::int64_t));
+    const lindex_t in_ind[3] = {2, 40, 63};
+    const std::int64_t in_val[3] = {-5, 7, 1LL << 40};
+    std::copy(in_ind, in_ind + 3, ind.as<lindex_t>());
+    std::copy(in_val, in_val + 3, val.as<std::int64_t>());
+    cuda::DeviceSparseVector<std::int64_t> d;
+    d.assign(64, 3, ind.as<lindex_t>(), val.as<std::int64_t>());
+    std::fill(ind.as<lindex_t>(), ind.as<lindex_t>() + 3, 0);
+    std::fill(val.as<std::int64_t>(), val.as<std::int64_t>() + 3, 0);
+    d.download(ind.as<lindex_t>(), val.as<std::int64_t>());
+    for (int k = 0; k < 3; ++k) {
+        EXPECT_EQ(ind.as<lindex_t>()[k], in_ind[k]);
+        EXPECT_EQ(val.as<std::int64_t>()[k], in_val[k]);
+    }
+    // Growing keeps working; a smaller request keeps the allocation.
+    ind.reserve(1 << 20);
+    const std::size_t cap = ind.capacity();
+    ind.reserve(16);
+    EXPECT_EQ(ind.capacity(), cap);
+}
+
+// The distributed BFS's bottom-up kernel against the same scan on the host: CSR and DCSC
+// blocks, pieces starting inside the block, earlier candidates, min and first-found modes.
+TEST(CudaDevice, BottomUpPieceMatchesHostScan) {
+    GRIDBLAS_REQUIRE_CUDA_DEVICE();
+    std::mt19937_64 rng(17);
+    const lindex_t n_rows = 200, n_cols = 300;  // block: outer = column v, inner = row u
+    std::vector<lindex_t> r, c;
+    std::bernoulli_distribution edge(0.03);
+    for (lindex_t v = 0; v < n_cols; ++v) {
+        if (v % 7 == 3) continue;  // empty columns make the DCSC hypersparse
+        for (lindex_t u = 0; u < n_rows; ++u) {
+            if (edge(rng)) r.push_back(u), c.push_back(v);
+        }
+    }
+    const auto csr = Csr<Pattern>::from_tuples(n_cols, n_rows, c, r, ValueArray<Pattern>(r.size()));
+    const auto dcsc =
+        Dcsc<Pattern>::from_tuples(n_rows, n_cols, r, c, ValueArray<Pattern>(r.size()));
+    const lindex_t col_off = 50, len = 200;
+    std::bernoulli_distribution half(0.5), few(0.1);
+    std::vector<std::uint64_t> front(bitmap_words(n_rows), 0), completed(bitmap_words(len), 0);
+    for (lindex_t u = 0; u < n_rows; ++u)
+        if (few(rng)) front[u >> 6] |= 1ull << (u & 63);
+    for (lindex_t v = 0; v < len; ++v)
+        if (half(rng)) completed[v >> 6] |= 1ull << (v & 63);
+    SparseVector<std::int64_t> earlier(len);  // candidates of earlier ranks
+    for (lindex_t v = 0; v < len; v += 9) earlier.push_back(v, 100000 + v);
+
+    cuda::detail::BottomUpPiece p;
+    p.col_off = col_off;
+    p.nb = 64;
+    p.pr = 3;
+    p.my_row = 1;
+    auto global = [&](lindex_t u) {
+        return (std::int64_t(u / p.nb) * p.pr + p.my_row) * p.nb + std::int64_t(u % p.nb);
+    };
+    for (bool min_mode : {true, false}) {
+        p.min_mode = min_mode;
+        // Host reference.
+        std::map<lindex_t, std::int64_t> expect;
+        for (std::size_t k = 0; k < earlier.nvals(); ++k)
+            expect[earlier.indices()[k]] = earlier.values()[k];
+        std::uint64_t expect_entries = 0;
+        for (lindex_t v = 0; v < len; ++v) {
+            if ((completed[v >> 6] >> (v & 63)) & 1) continue;
+            const lindex_t col = col_off + v;
+            for (offset_t q = csr.rowptr()[col]; q < csr.rowptr()[col + 1]; ++q) {
+                ++expect_entries;
+                const lindex_t u = csr.colind()[q];
+                if (!((front[u >> 6] >> (u & 63)) & 1)) continue;
+                auto it = expect.find(v);
+                if (it == expect.end()) {
+                    expect[v] = global(u);
+                } else if (min_mode && global(u) < it->second) {
+                    it->second = global(u);
+                }
+                break;
+            }
+        }
+        for (bool use_dcsc : {false, true}) {
+            cuda::DeviceCsr<Pattern> dc(csr);
+            cuda::DeviceDcsc<Pattern> dd(dcsc);
+            const auto view = use_dcsc ? dd.view() : dc.view();
+            if (use_dcsc) {
+                const auto& jc = dcsc.jc();
+                p.k0 = std::size_t(std::lower_bound(jc.begin(), jc.end(), col_off) - jc.begin());
+                p.k1 =
+                    std::size_t(std::lower_bound(jc.begin(), jc.end(), col_off + len) - jc.begin());
+            } else {
+                p.k0 = col_off;
+                p.k1 = col_off + len;
+            }
+            cuda::DeviceBuffer dfront, dcompleted;
+            dfront.upload(front.data(), front.size() * sizeof(std::uint64_t));
+            dcompleted.upload(completed.data(), completed.size() * sizeof(std::uint64_t));
+            cuda::DeviceSparseVector<std::int64_t> dearlier(earlier), found;
+            cuda::DeviceBitmapVector<std::int64_t> fresh;
+            cuda::sparse_to_bitmap(dearlier, fresh);
+            cuda::Workspace ws;
+            const auto out = fresh.output();
+            const std::uint64_t entries = cuda::detail::bfs_bottom_up_piece(
+                view, p, dfront.as<std::uint64_t>(), dcompleted.as<std::uint64_t>(), out.words,
+                out.val, ws);
+            cuda::bitmap_to_sparse(fresh, found, ws);
+            const SparseVector<std::int64_t> got = found.to_host();
+            std::map<lindex_t, std::int64_t> got_map;
+            for (std::size_t k = 0; k < got.nvals(); ++k)
+                got_map[got.indices()[k]] = got.values()[k];
+            EXPECT_EQ(got_map, expect) << (use_dcsc ? "dcsc" : "csr") << " min " << min_mode;
+            EXPECT_EQ(entries, expect_entries) << (use_dcsc ? "dcsc" : "csr");
+        }
+    }
 }
 
 TEST(CudaDevice, NameAndRoundTrips) {

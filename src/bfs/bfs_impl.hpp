@@ -61,7 +61,12 @@ struct BfsSolver::Impl {
     /// The bottom-up step's device state when the grid runs on the cuda backend (top-down
     /// levels reach the GPU through vxm's device path).
     std::unique_ptr<BfsDeviceBottomUp> device;
-    bool on_device() const { return device != nullptr; }
+    /// True when this search runs on the GPU: the grid is on the cuda backend (read at
+    /// every search, so a backend set after the solver was built is honoured).
+    bool on_device() const { return device != nullptr && grid.exec_backend() == ExecBackend::cuda; }
+    /// Creates `device` when the grid is on the cuda backend and it does not exist yet
+    /// (collective: a failure on one rank throws on all).
+    void prepare_device();
 
     Impl(const DistMatrix<Pattern>& m, const BfsOptions& o);
     ~Impl();

@@ -93,12 +93,16 @@ BfsSolver::Impl::Impl(const DistMatrix<Pattern>& m, const BfsOptions& o)
     best.assign(std::size_t(dist.nb), -1);
     newly.assign(bitmap_words(std::size_t(dist.nb)), 0);
 
-    if (grid.exec_backend() == ExecBackend::cuda) {
-        // One GPU per rank: the block goes to the device once, for every search.
-        detail::run_collectively(grid.world(), [&] {
-            device = std::make_unique<BfsDeviceBottomUp>(a.by_col(), lindex_t(dist.nb), nrb);
-        });
-    }
+    prepare_device();
+}
+
+void BfsSolver::Impl::prepare_device() {
+    if (grid.exec_backend() != ExecBackend::cuda || device) return;
+    // One GPU per rank: the block goes to the device once, for every search.
+    detail::run_collectively(grid.world(), [&] {
+        device = std::make_unique<BfsDeviceBottomUp>(grid.cuda_device(), a.by_col(),
+                                                     lindex_t(dist.nb), dist.block_rows());
+    });
 }
 
 BfsSolver::Impl::~Impl() = default;
@@ -130,6 +134,7 @@ void BfsSolver::run(gindex_t caller_source, BfsResult& r) {
                                " is not a vertex of a " + std::to_string(n) + "-vertex graph");
     }
     const gindex_t source = s.a.internal_id(caller_source);
+    s.prepare_device();
     comm::Communicator& world = s.grid.world();
     world.allreduce(0, comm::ReduceOp::sum, "bfs-start");  // align ranks before timing
     const double t0 = comm::wtime();

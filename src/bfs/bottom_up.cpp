@@ -43,7 +43,7 @@ std::uint64_t BfsSolver::Impl::bottom_up_step(gindex_t depth, BfsResult& r) {
     grid.row().allgather_ids(bu_ids, nrb, bu_all, "bfs-bottomup-expand");
     std::fill(front_bits.begin(), front_bits.end(), 0);
     for (lindex_t u : bu_all) front_bits[u >> 6] |= std::uint64_t(1) << (u & 63);
-    if (on_device()) device->set_frontier(front_bits);
+    if (on_device()) device->set_frontier(front_bits);  // uploaded by the first scan()
 
     // 2. Rotation along the grid column. Start with this rank's own piece: completed = visited.
     const auto& vis_words = visited.bitmap().words();

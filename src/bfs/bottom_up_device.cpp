@@ -10,9 +10,10 @@
 
 namespace gridblas {
 
-BfsDeviceBottomUp::BfsDeviceBottomUp(const CompressedBlock<Pattern>& by_col, lindex_t piece_len,
-                                     lindex_t row_block)
-    : dcsc_(by_col.format() == LocalFormat::dcsc), row_block_(row_block) {
+BfsDeviceBottomUp::BfsDeviceBottomUp(int device, const CompressedBlock<Pattern>& by_col,
+                                     lindex_t piece_len, lindex_t row_block)
+    : device_(device), dcsc_(by_col.format() == LocalFormat::dcsc), row_block_(row_block) {
+    cuda_set_device(device_);
     if (dcsc_) {
         dcsc_block_.assign(by_col.dcsc());
     } else {
@@ -22,22 +23,27 @@ BfsDeviceBottomUp::BfsDeviceBottomUp(const CompressedBlock<Pattern>& by_col, lin
     completed_.reserve(std::max<std::size_t>(bitmap_words(piece_len), 1) * sizeof(std::uint64_t));
     fresh_.reset(piece_len);
     found_.reset(piece_len);
-    stage_words_.reserve(std::max<std::size_t>(bitmap_words(std::max(piece_len, row_block)), 1) *
-                         sizeof(std::uint64_t));
+    stage_front_.reserve(std::max<std::size_t>(bitmap_words(row_block), 1) * sizeof(std::uint64_t));
+    stage_words_.reserve(std::max<std::size_t>(bitmap_words(piece_len), 1) * sizeof(std::uint64_t));
     stage_ind_.reserve(std::max<std::size_t>(piece_len, 1) * sizeof(lindex_t));
     stage_val_.reserve(std::max<std::size_t>(piece_len, 1) * sizeof(std::int64_t));
 }
 
 void BfsDeviceBottomUp::set_frontier(const std::vector<std::uint64_t>& bits) {
-    const std::size_t bytes = bitmap_words(row_block_) * sizeof(std::uint64_t);
-    if (bytes == 0) return;
-    std::memcpy(stage_words_.as<std::uint64_t>(), bits.data(), bytes);
-    front_.upload(stage_words_.as<std::uint64_t>(), bytes);
+    std::memcpy(stage_front_.as<std::uint64_t>(), bits.data(),
+                bitmap_words(row_block_) * sizeof(std::uint64_t));
+    front_staged_ = true;
 }
 
 std::uint64_t BfsDeviceBottomUp::scan(const cuda::detail::BottomUpPiece& piece, lindex_t len,
                                       const std::uint64_t* completed,
                                       std::vector<BfsFound>& found) {
+    cuda_set_device(device_);  // the binding belongs to the calling host thread
+    if (front_staged_) {
+        front_.upload(stage_front_.as<std::uint64_t>(),
+                      bitmap_words(row_block_) * sizeof(std::uint64_t));
+        front_staged_ = false;
+    }
     const std::size_t words = bitmap_words(len);
     std::uint64_t* pw = stage_words_.as<std::uint64_t>();
     lindex_t* pind = stage_ind_.as<lindex_t>();

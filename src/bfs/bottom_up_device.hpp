@@ -18,12 +18,14 @@ struct BfsFound;
 class BfsDeviceBottomUp {
 public:
     /// Uploads `by_col` (outer = column v of the column block, inner = row u of the row
-    /// block) and sizes the buffers for pieces of up to `piece_len` vertices and frontiers
-    /// over `row_block` rows. @throws CudaError, NotCompiled
-    BfsDeviceBottomUp(const CompressedBlock<Pattern>& by_col, lindex_t piece_len,
+    /// block) to `device` and sizes the buffers for pieces of up to `piece_len` vertices and
+    /// frontiers over `row_block` rows. @throws CudaError, NotCompiled
+    BfsDeviceBottomUp(int device, const CompressedBlock<Pattern>& by_col, lindex_t piece_len,
                       lindex_t row_block);
 
     /// The frontier over the row block for this level (host bits, bitmap_words(row_block)).
+    /// Only staged here: the next scan() uploads it, so that every device call of a level
+    /// sits inside scan() (which the caller makes collective).
     void set_frontier(const std::vector<std::uint64_t>& bits);
 
     /// One rotation sub-step: `completed` (host bits of the piece) and `found` (candidates
@@ -36,7 +38,9 @@ public:
     std::size_t memory_bytes() const;
 
 private:
+    int device_ = 0;
     bool dcsc_ = true;
+    bool front_staged_ = false;  // set_frontier() staged bits that scan() has not uploaded
     cuda::DeviceDcsc<Pattern> dcsc_block_;
     cuda::DeviceCsr<Pattern> csr_block_;
     lindex_t row_block_ = 0;
@@ -45,6 +49,7 @@ private:
     cuda::DeviceBitmapVector<std::int64_t> fresh_;  // bits: vertices with a candidate
     cuda::DeviceSparseVector<std::int64_t> found_;  // the candidates as a list
     cuda::Workspace ws_;
+    cuda::PinnedBuffer stage_front_;
     cuda::PinnedBuffer stage_words_;
     cuda::PinnedBuffer stage_ind_;
     cuda::PinnedBuffer stage_val_;

@@ -37,7 +37,7 @@ std::uint64_t BfsSolver::Impl::top_down_step(gindex_t depth, BfsResult& r) {
     d.direction = Direction::push;
     // On the cuda backend (any) runs as (min): the device has kernels for the built-in
     // semirings only, and the smallest parent is as good as any.
-    if (opt.parents == ParentMode::min || on_device()) {
+    if (opt.parents == ParentMode::min || grid.exec_backend() == ExecBackend::cuda) {
         detail::spmv_dist<select2nd_min<gindex_t>>(next, visited, no_accum, frontier, a, d, true,
                                                    td_ws, "bfs-topdown");
     } else {

@@ -83,14 +83,19 @@ void ProcessGrid::set_exec_backend(ExecBackend backend) {
     // One rank per GPU: ranks sharing a node take its devices in node-local rank order.
     MPI_Comm node = MPI_COMM_NULL;
     int node_rank = 0;
-    if (MPI_Comm_split_type(base_comm_, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node) !=
-        MPI_SUCCESS) {
-        throw CommError("ProcessGrid::set_exec_backend: MPI_Comm_split_type failed");
+    const bool split_ok = MPI_Comm_split_type(base_comm_, MPI_COMM_TYPE_SHARED, rank_,
+                                              MPI_INFO_NULL, &node) == MPI_SUCCESS;
+    if (split_ok) {
+        MPI_Comm_rank(node, &node_rank);
+        MPI_Comm_free(&node);
     }
-    MPI_Comm_rank(node, &node_rank);
-    MPI_Comm_free(&node);
     int device = -1;
+    // Every failure goes through the agreement, so that all ranks throw alike.
     detail::run_collectively(*world_, [&] {
+        if (!split_ok) {
+            throw CommError("ProcessGrid::set_exec_backend: MPI_Comm_split_type failed on rank " +
+                            std::to_string(rank_));
+        }
         const int count = cuda_device_count();
         if (count == 0) {
             throw CudaError("ProcessGrid::set_exec_backend(cuda): rank " + std::to_string(rank_) +

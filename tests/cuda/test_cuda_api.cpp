@@ -199,7 +199,8 @@ TEST(CudaDevice, BottomUpPieceMatchesHostScan) {
     for (lindex_t v = 0; v < len; ++v)
         if (half(rng)) completed[v >> 6] |= 1ull << (v & 63);
     SparseVector<std::int64_t> earlier(len);  // candidates of earlier ranks
-    for (lindex_t v = 0; v < len; v += 9) earlier.push_back(v, 100000 + v);
+    // Some earlier candidates beat every parent here (0), some lose to any (100000 + v).
+    for (lindex_t v = 0; v < len; v += 9) earlier.push_back(v, v % 2 ? 0 : 100000 + v);
 
     cuda::detail::BottomUpPiece p;
     p.col_off = col_off;

@@ -357,5 +357,34 @@ TEST_P(BfsOnBackend, FilesFormatsModesMatchSerial) {
     }
 }
 
+// Fewer vertices than the rank count makes empty pieces (7 vertices on 6 ranks: pieces of
+// 2, 2, 2, 1, 0, 0) and short last pieces, in both local formats.
+TEST_P(BfsOnBackend, TinyGraphsWithEmptyPieces) {
+    for (gindex_t n : {gindex_t(7), gindex_t(3)}) {
+        EdgeList e{n, {}, {}};
+        for (gindex_t v = 0; v + 1 < n; ++v) {
+            e.src.push_back(v), e.dst.push_back(v + 1);
+            e.src.push_back(v + 1), e.dst.push_back(v);
+        }
+        e.src.push_back(0), e.dst.push_back(n - 1);
+        e.src.push_back(n - 1), e.dst.push_back(0);
+        for (auto fmt : {LocalFormat::dcsc, LocalFormat::csr}) {
+            for (auto [pr, pc] : test::grid_shapes(test::world_size())) {
+                auto grid = ProcessGrid::create(MPI_COMM_WORLD, pr, pc);
+                const std::string why = test::try_exec_backend(*grid, GetParam());
+                if (!why.empty()) GTEST_SKIP() << why;
+                std::vector<gindex_t> ms, md;
+                if (grid->rank() == 0) ms = e.src, md = e.dst;
+                GraphOptions g;
+                g.format = fmt;
+                auto a = graph_from_edges(grid, n, ms, md, g);
+                for (const BfsOptions& o : all_modes()) {
+                    check_graph(grid, e, a, {0, n - 1}, o, "ring" + std::to_string(n));
+                }
+            }
+        }
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, BfsOnBackend, ::testing::ValuesIn(test::exec_backends()),
                          [](const auto& info) { return to_string(info.param); });

@@ -91,6 +91,47 @@ TEST_P(SpmvOnBackend, UserSemiringRunsOnCpuOnly) {
     }
 }
 
+// One workspace reused across push and pull, vxm and mxv, and across a matrix rebuilt in
+// place (same object, new blocks): the cached block copies (device copies on cuda, DCSC
+// lookups on the cpu) must follow the rebuild.
+TEST_P(SpmvOnBackend, WorkspaceReusedAcrossDirectionsAndRebuiltMatrix) {
+    std::mt19937_64 rng(23);
+    for (auto [pr, pc] : test::grid_shapes(test::world_size())) {
+        auto grid = ProcessGrid::create(MPI_COMM_WORLD, pr, pc);
+        const std::string why = test::try_exec_backend(*grid, GetParam());
+        if (!why.empty()) GTEST_SKIP() << why;
+        using S = min_plus<std::int64_t>;
+        const gindex_t n = 37;
+        auto am = test::random_mat<std::int64_t>(rng, n, n, 0.15, 1, 9);
+        auto a = test::make_matrix(grid, n, n, am);
+        SpmvWorkspace<std::int64_t, std::int64_t, std::int64_t> ws;
+        for (int round = 0; round < 2; ++round) {
+            for (Direction dir : {Direction::push, Direction::pull, Direction::push}) {
+                for (bool is_vxm : {true, false}) {
+                    const auto um = test::random_vec<std::int64_t>(rng, n, 0.4);
+                    auto u = test::make_vector(grid, n, um);
+                    DistVector<std::int64_t> w(grid, n);
+                    Descriptor d;
+                    d.direction = dir;
+                    if (is_vxm) {
+                        vxm(w, no_mask, no_accum, S{}, u, a, d, &ws);
+                    } else {
+                        mxv(w, no_mask, no_accum, S{}, a, u, d, &ws);
+                    }
+                    const auto expect = is_vxm ? ref::vxm<S>(um, am) : ref::mxv<S>(am, um);
+                    ASSERT_EQ(test::to_map(w), expect)
+                        << "round " << round << (is_vxm ? " vxm" : " mxv")
+                        << (dir == Direction::push ? " push" : " pull") << " grid " << pr << "x"
+                        << pc;
+                }
+            }
+            // Rebuild the matrix in place with other entries.
+            am = test::random_mat<std::int64_t>(rng, n, n, 0.15, 1, 9);
+            a = test::make_matrix(grid, n, n, am);
+        }
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(Backends, SpmvOnBackend, ::testing::ValuesIn(test::exec_backends()),
                          [](const auto& info) { return to_string(info.param); });
 

@@ -56,7 +56,7 @@ struct SpmvWorkspace {
     kernels::SpmspvWorkspace<Y> spmspv;
     SparseVector<Y> y;
     kernels::OuterLookup lookup;
-    const void* lookup_for = nullptr;
+    std::uint64_t lookup_for = 0;  ///< stamp() of the block `lookup` was made for
     // fold
     std::vector<detail::RoutedEntry<Y>> send;
     std::vector<detail::RoutedEntry<Y>> recv;
@@ -73,12 +73,12 @@ namespace detail {
 
 template <class T>
 kernels::CompressedView<T> view_of(const CompressedBlock<T>& b, kernels::OuterLookup* lookup,
-                                   const void*& lookup_for) {
+                                   std::uint64_t& lookup_for) {
     if (b.format() == LocalFormat::csr) return kernels::make_view(b.csr());
     if (lookup != nullptr) {
-        if (lookup_for != &b.dcsc()) {
+        if (lookup_for != b.stamp()) {
             *lookup = kernels::make_lookup(b.dcsc());
-            lookup_for = &b.dcsc();
+            lookup_for = b.stamp();
         }
         return kernels::make_view(b.dcsc(), lookup);
     }
@@ -181,9 +181,9 @@ void spmv_dist(DistVector<W>& w, const M& mask, Accum accum, const DistVector<U>
             // A device failure (out of memory, a fault) on one rank must not leave the others
             // waiting in the fold: agree on it first.
             run_collectively(grid.world(), [&] {
-                device_local_multiply<S, U, T>(st, push, push ? push_block : pull_block, n_in,
-                                               n_out, ws.in_ids, ws.in_vals, mv.bits, mv.complement,
-                                               ws.y);
+                device_local_multiply<S, U, T>(st, grid.cuda_device(), push,
+                                               push ? push_block : pull_block, n_in, n_out,
+                                               ws.in_ids, ws.in_vals, mv.bits, mv.complement, ws.y);
             });
         }
     } else if (dir == Direction::push) {

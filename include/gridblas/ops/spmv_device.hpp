@@ -55,10 +55,9 @@ void check_device_spmv(const char* name) {
 /// output and mask, the kernel workspace and the pinned staging areas.
 template <class Y, class A>
 struct DeviceSpmvState {
-    cuda::DeviceDcsc<A> dcsc[2];  ///< [0] push block, [1] pull block (when DCSC)
-    cuda::DeviceCsr<A> csr[2];    ///< the same when CSR
-    const void* key[2] = {nullptr, nullptr};
-    std::size_t key_nnz[2] = {0, 0};
+    cuda::DeviceDcsc<A> dcsc[2];    ///< [0] push block, [1] pull block (when DCSC)
+    cuda::DeviceCsr<A> csr[2];      ///< the same when CSR
+    std::uint64_t key[2] = {0, 0};  ///< stamp() of the block held in each slot (0: none)
     cuda::DeviceSparseVector<Y> x;
     cuda::DeviceBitmapVector<Y> xb;
     cuda::DeviceSparseVector<Y> y;
@@ -70,33 +69,33 @@ struct DeviceSpmvState {
     /// The device view of block b in `slot`, uploading it when it is not the one held.
     cuda::CompressedDeviceView<A> block(int slot, const CompressedBlock<A>& b) {
         const bool dcsc_fmt = b.format() == LocalFormat::dcsc;
-        const void* k =
-            dcsc_fmt ? static_cast<const void*>(&b.dcsc()) : static_cast<const void*>(&b.csr());
-        if (key[slot] != k || key_nnz[slot] != b.nnz()) {
-            key[slot] = nullptr;
+        if (key[slot] != b.stamp()) {
+            key[slot] = 0;
             if (dcsc_fmt) {
                 dcsc[slot].assign(b.dcsc());
             } else {
                 csr[slot].assign(b.csr());
             }
-            key[slot] = k;
-            key_nnz[slot] = b.nnz();
+            key[slot] = b.stamp();
         }
         return dcsc_fmt ? dcsc[slot].view() : csr[slot].view();
     }
 };
 
-/// The local kernel on the device: y = block ⊕.⊗ x, x given by (in_ids, in_vals) over n_in
+/// The local kernel on the device `device`: y = block ⊕.⊗ x, x given by (in_ids, in_vals) over n_in
 /// (in_vals empty when U is Pattern), push over `blk` (outer = input) or masked pull
 /// (outer = output; mask_bits over n_out or nullptr, with `complement`). y is overwritten
 /// with the block's partial result (ascending ids). Returns the matrix entries read.
 template <class S, class U, class A>
-std::uint64_t device_local_multiply(DeviceSpmvState<typename S::value_type, A>& st, bool push,
-                                    const CompressedBlock<A>& blk, lindex_t n_in, lindex_t n_out,
-                                    const std::vector<lindex_t>& in_ids,
+std::uint64_t device_local_multiply(DeviceSpmvState<typename S::value_type, A>& st, int device,
+                                    bool push, const CompressedBlock<A>& blk, lindex_t n_in,
+                                    lindex_t n_out, const std::vector<lindex_t>& in_ids,
                                     const std::vector<U>& in_vals, const std::uint64_t* mask_bits,
                                     bool complement, SparseVector<typename S::value_type>& y) {
     using Y = typename S::value_type;
+    // The device is a property of the calling host thread: bind it on every call, so that a
+    // call from another thread of this rank still reaches the rank's GPU.
+    cuda_set_device(device);
     const std::size_t nx = in_ids.size();
     // Stage the input in pinned memory and send it to the device.
     st.stage_ind.reserve(std::max<std::size_t>(nx, n_out) * sizeof(lindex_t));

@@ -10,7 +10,9 @@
 /// by-row block is the CSR of the block and the by-column block the CSR of its transpose
 /// (i.e. CSC). Either way `outer` is what the kernels iterate over.
 
+#include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <span>
 #include <string>
 
@@ -33,12 +35,17 @@ inline LocalFormat parse_local_format(const std::string& s) {
     throw InvalidValue("local format '" + s + "' (expected dcsc or csr)");
 }
 
+namespace detail {
+/// Source of CompressedBlock::stamp() values (0 is never handed out).
+inline std::atomic<std::uint64_t> next_block_stamp{1};
+}  // namespace detail
+
 /// A block compressed along its outer index, as DCSC (outer = DCSC column) or CSR (outer =
 /// CSR row).
 template <class T>
 class CompressedBlock {
 public:
-    CompressedBlock() = default;
+    CompressedBlock() : stamp_(detail::next_block_stamp.fetch_add(1)) {}
 
     /// Builds from (outer, inner, value) tuples; duplicates are handled by `policy`.
     template <class Combine = KeepLast>
@@ -56,6 +63,11 @@ public:
         }
         return b;
     }
+
+    /// An id of this block's contents, unique within the process: every built block gets a
+    /// new one and copies keep it, so caches of derived data (device copies, lookup tables)
+    /// can tell a rebuilt block from the one they were made for even at the same address.
+    std::uint64_t stamp() const { return stamp_; }
 
     LocalFormat format() const { return fmt_; }
     lindex_t n_outer() const { return fmt_ == LocalFormat::dcsc ? dcsc_.ncols() : csr_.nrows(); }
@@ -88,6 +100,7 @@ public:
     }
 
 private:
+    std::uint64_t stamp_;
     LocalFormat fmt_ = LocalFormat::dcsc;
     Dcsc<T> dcsc_;
     Csr<T> csr_;

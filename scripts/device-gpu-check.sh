@@ -7,7 +7,8 @@
 # default 540); a failing step is recorded and the next one runs.
 # Writes to $OUT (else ./out), at most 6 files: gpu-check.log (all output), summary.txt
 # (one line per step), bfs-*.json.
-#   GB_ROOTS   search keys per gridblas-bfs run (default 16)
+#   GB_ROOTS       search keys of the single-GPU runs (default 64, as Graph500)
+#   GB_DIST_ROOTS  search keys of the distributed runs (default 16)
 set -u
 
 cd "$(dirname "$0")/.." || exit 1
@@ -15,7 +16,8 @@ if [ -z "${OPAL_PREFIX:-}" ]; then source scripts/device-env.sh || exit 1; fi
 mkdir -p "${OUT:-out}" && out=$(cd "${OUT:-out}" && pwd) || exit 1
 log=$out/gpu-check.log
 summary=$out/summary.txt
-roots=${GB_ROOTS:-16}
+roots=${GB_ROOTS:-64}
+dist_roots=${GB_DIST_ROOTS:-16}
 deadline=$((SECONDS + ${GB_CHECK_BUDGET:-540}))
 step_out=$(mktemp)
 trap 'rm -f "$step_out"' EXIT
@@ -52,6 +54,7 @@ step() {
 
 mpi=(mpirun --oversubscribe --bind-to none -np)
 bfs=(gridblas-bfs --backend cuda --roots "$roots" --levels)
+dbfs=(gridblas-bfs --backend cuda --roots "$dist_roots" --levels)
 
 step nvidia-smi 30 nvidia-smi
 step nvidia-smi-L 30 nvidia-smi -L
@@ -66,9 +69,9 @@ for n in 1 2; do
 done
 step bfs-s22-np1 120 env OMP_NUM_THREADS=16 "${bfs[@]}" --scale 22 --json "$out/bfs-s22.json"
 step bfs-s24-np1 240 env OMP_NUM_THREADS=16 "${bfs[@]}" --scale 24 --json "$out/bfs-s24.json"
-step bfs-s22-dist-np1 150 env OMP_NUM_THREADS=16 "${bfs[@]}" --scale 22 --cuda-dist \
+step bfs-s22-dist-np1 150 env OMP_NUM_THREADS=16 "${dbfs[@]}" --scale 22 --cuda-dist \
     --json "$out/bfs-s22-dist.json"
-step bfs-s22-np2 150 env OMP_NUM_THREADS=8 "${mpi[@]}" 2 "${bfs[@]}" --scale 22 \
+step bfs-s22-np2 150 env OMP_NUM_THREADS=8 "${mpi[@]}" 2 "${dbfs[@]}" --scale 22 \
     --json "$out/bfs-s22-np2.json"
 
 echo "total ${SECONDS}s; full output in $log" | tee -a "$summary"

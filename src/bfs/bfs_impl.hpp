@@ -55,6 +55,10 @@ struct BfsSolver::Impl {
     std::vector<std::uint64_t> completed_in;
     std::vector<BfsFound> found;
     std::vector<BfsFound> found_in;
+    std::vector<char> rot_send;  ///< rotation message (compressed wire formats)
+    std::vector<char> rot_recv;
+    std::vector<lindex_t> rot_ids;
+    std::vector<std::uint64_t> rot_vals;
     std::vector<gindex_t> best;        ///< candidate parent per piece index (-1: none)
     std::vector<std::uint64_t> newly;  ///< piece indices with a candidate
 
@@ -75,6 +79,10 @@ struct BfsSolver::Impl {
     std::uint64_t top_down_step(gindex_t depth, BfsResult& r);
     /// One bottom-up level: returns the adjacency entries examined on this rank.
     std::uint64_t bottom_up_step(gindex_t depth, BfsResult& r);
+    /// The bottom-up hand-over of the piece's completed bits and found list to the previous
+    /// rank of the grid column (and the next one's in return); compressed unless the
+    /// column's wire format is raw.
+    void rotate_piece(std::size_t piece_words);
     /// Parent mode "after": parents from levels, once the search is over.
     void parents_from_levels(BfsResult& r);
 };

@@ -15,6 +15,8 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cstring>
+#include <string>
 
 #include "bfs/bfs_impl.hpp"
 #include "bfs/bottom_up_device.hpp"
@@ -27,6 +29,57 @@ namespace {
 bool test_word_bit(const std::uint64_t* w, lindex_t i) { return (w[i >> 6] >> (i & 63)) & 1u; }
 
 }  // namespace
+
+void BfsSolver::Impl::rotate_piece(std::size_t piece_words) {
+    // Hand the piece to the previous rank of the column, take the next one's.
+    const int pr = grid.pr();
+    const int to = (grid.my_row() + pr - 1) % pr;
+    const int from = (grid.my_row() + 1) % pr;
+    comm::Communicator& col = grid.col();
+    if (col.options().wire == comm::WireFormat::raw) {
+        // Uncompressed: the bitmap and the found list as they are in memory.
+        col.sendrecv(std::span<const std::uint64_t>(completed.data(), piece_words), to,
+                     completed_in, from, "bfs-bottomup-rotate");
+        col.sendrecv(std::span<const BfsFound>(found), to, found_in, from, "bfs-bottomup-rotate");
+        std::copy(completed_in.begin(), completed_in.end(), completed.begin());
+        found.swap(found_in);
+        return;
+    }
+    // One message: the completed bits, the found vertices as an id frame (delta or bitmap,
+    // whichever is smaller) and their parents bit-packed at the width of the largest one.
+    rot_ids.clear();
+    rot_vals.clear();
+    for (const BfsFound& f : found) {
+        rot_ids.push_back(f.v);
+        rot_vals.push_back(std::uint64_t(f.parent));
+    }
+    rot_send.resize(piece_words * sizeof(std::uint64_t));
+    std::memcpy(rot_send.data(), completed.data(), rot_send.size());
+    comm::wire::encode(rot_ids, col.options().wire, rot_send);
+    comm::wire::encode_values(rot_vals, rot_send);
+    const std::size_t raw = piece_words * sizeof(std::uint64_t) + found.size() * sizeof(BfsFound);
+    col.sendrecv_compressed(rot_send, raw, to, rot_recv, from, "bfs-bottomup-rotate");
+
+    const std::size_t head = piece_words * sizeof(std::uint64_t);
+    if (rot_recv.size() < head) {
+        throw CommError("bfs: rotation message of " + std::to_string(rot_recv.size()) +
+                        " bytes is shorter than its bitmap");
+    }
+    std::memcpy(completed.data(), rot_recv.data(), head);
+    const std::span<const char> rest(rot_recv.data() + head, rot_recv.size() - head);
+    rot_ids.clear();
+    rot_vals.clear();
+    const std::size_t used = comm::wire::decode(rest, rot_ids);
+    comm::wire::decode_values(rest.subspan(used), rot_vals);
+    if (rot_ids.size() != rot_vals.size()) {
+        throw CommError("bfs: rotation message holds " + std::to_string(rot_ids.size()) +
+                        " vertices but " + std::to_string(rot_vals.size()) + " parents");
+    }
+    found.resize(rot_ids.size());
+    for (std::size_t k = 0; k < found.size(); ++k) {
+        found[k] = {rot_ids[k], gindex_t(rot_vals[k])};
+    }
+}
 
 std::uint64_t BfsSolver::Impl::bottom_up_step(gindex_t depth, BfsResult& r) {
     const int pr = grid.pr();
@@ -139,17 +192,7 @@ std::uint64_t BfsSolver::Impl::bottom_up_step(gindex_t depth, BfsResult& r) {
                 }
             }
         }
-        if (pr > 1) {
-            // Hand the piece to the previous rank of the column, take the next one's.
-            const int to = (my_row + pr - 1) % pr;
-            const int from = (my_row + 1) % pr;
-            grid.col().sendrecv(std::span<const std::uint64_t>(completed.data(), piece_words), to,
-                                completed_in, from, "bfs-bottomup-rotate");
-            grid.col().sendrecv(std::span<const BfsFound>(found), to, found_in, from,
-                                "bfs-bottomup-rotate");
-            std::copy(completed_in.begin(), completed_in.end(), completed.begin());
-            found.swap(found_in);
-        }
+        if (pr > 1) rotate_piece(piece_words);
     }
 
     // 3. This rank's own piece is back with every discovery: record them.

@@ -197,8 +197,14 @@ void Communicator::alltoallv_front(const void* send, std::size_t elems,
     for (int r = 0; r < size_; ++r) recv_counts[r] = to_count(ws_->frsizes[r], elem);
 }
 
-void Communicator::sendrecv_front(const void* send, std::size_t bytes, int dest, int source,
-                                  const char* site) {
+void Communicator::sendrecv_compressed(std::span<const char> send, std::size_t raw_bytes, int dest,
+                                       std::vector<char>& recv, int source, const char* site) {
+    sendrecv_front(send.data(), send.size(), raw_bytes, dest, source, site);
+    recv.assign(scratch_.begin(), scratch_.end());
+}
+
+void Communicator::sendrecv_front(const void* send, std::size_t bytes, std::size_t raw, int dest,
+                                  int source, const char* site) {
     check_rank(dest, size_, "sendrecv: destination");
     check_rank(source, size_, "sendrecv: source");
     Counters& c = counter_for(site);
@@ -207,7 +213,7 @@ void Communicator::sendrecv_front(const void* send, std::size_t bytes, int dest,
     ws_->reqs.clear();
     if (dest != MPI_PROC_NULL) {
         ws_->reqs.resize(1);
-        detail::post_send(x, send, bytes, bytes, dest, detail::kTagSendrecv, ws_->reqs.data());
+        detail::post_send(x, send, bytes, raw, dest, detail::kTagSendrecv, ws_->reqs.data());
     }
     if (source != MPI_PROC_NULL) {
         detail::recv_any(x, source, detail::kTagSendrecv, scratch_);

@@ -162,6 +162,12 @@ public:
     void sendrecv(std::span<const T> send, int dest, std::vector<T>& recv, int source,
                   const char* site);
 
+    /// sendrecv of a message the caller has already compressed (for example with the codecs
+    /// of wire.hpp): the counters book send.size() bytes on the wire and `raw_bytes`, what
+    /// the same content would have taken uncompressed, as bytes before compression.
+    void sendrecv_compressed(std::span<const char> send, std::size_t raw_bytes, int dest,
+                             std::vector<char>& recv, int source, const char* site);
+
     /// Element-wise reduction of `inout` (arithmetic T) over all ranks; every rank gets the
     /// result. lor / land need an integral or bool T, sum / min / max a non-bool T
     /// (InvalidValue otherwise).
@@ -250,7 +256,7 @@ protected:
                           std::vector<int>& recv_counts, const char* site);
     void alltoallv_front(const void* send, std::size_t elems, std::span<const int> send_counts,
                          std::size_t elem, std::vector<int>& recv_counts, const char* site);
-    void sendrecv_front(const void* send, std::size_t bytes, int dest, int source,
+    void sendrecv_front(const void* send, std::size_t bytes, std::size_t raw, int dest, int source,
                         const char* site);
     void allreduce_front(void* inout, std::size_t count, std::size_t elem, MPI_Datatype type,
                          ReduceOp op, const char* site);
@@ -353,7 +359,7 @@ template <class T>
 void Communicator::sendrecv(std::span<const T> send, int dest, std::vector<T>& recv, int source,
                             const char* site) {
     static_assert(std::is_trivially_copyable_v<T>, "sendrecv: T must be trivially copyable");
-    sendrecv_front(send.data(), send.size_bytes(), dest, source, site);
+    sendrecv_front(send.data(), send.size_bytes(), send.size_bytes(), dest, source, site);
     if (scratch_.size() % sizeof(T) != 0) {
         throw CommError("sendrecv: received " + std::to_string(scratch_.size()) +
                         " bytes, not a whole number of elements of size " +

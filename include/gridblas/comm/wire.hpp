@@ -80,5 +80,19 @@ std::size_t decode_into_bits(std::span<const char> in, lindex_t universe, std::u
 /// rank <block>". Allocates nothing unless it throws.
 void check_ids(std::span<const lindex_t> ids, lindex_t universe, const char* what, int block = -1);
 
+/// Unsigned values that travel beside an id frame (the BFS parents of the vertices a frame
+/// lists), bit-packed at one width per message:
+///
+///     values = width:u8  count:varint  then count values of `width` bits, LSB first
+///
+/// `width` is the bit width of the largest value (0 when every value is 0, so the payload is
+/// empty). A message of n values of at most b bits costs about n·b/8 bytes instead of 8n.
+/// Appends the encoding of `values` to `out`; returns the bytes appended.
+std::size_t encode_values(std::span<const std::uint64_t> values, std::vector<char>& out);
+
+/// Decodes the values at the start of `in`, appending them to `out`; returns the bytes they
+/// took. Throws CommError on a malformed or truncated encoding.
+std::size_t decode_values(std::span<const char> in, std::vector<std::uint64_t>& out);
+
 }  // namespace wire
 }  // namespace gridblas::comm

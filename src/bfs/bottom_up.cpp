@@ -9,6 +9,10 @@
 //     back at its owner with every discovery. A vertex found by one rank is skipped by the
 //     next ones (parent mode any/after); in min mode every rank looks and the smallest parent
 //     wins, which makes the tree independent of the grid.
+// The hand-over is one message per sub-step: the completed bits, the found vertices as a
+// compressed id frame and their parents bit-packed (uncompressed with --wire raw). On a grid
+// running on the cuda backend the scan of step 2 runs on the rank's GPU
+// (bottom_up_device.cpp); the rest is the same code.
 
 #include <omp.h>
 

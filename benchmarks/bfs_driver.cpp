@@ -19,6 +19,7 @@
 
 #include "common/cli.hpp"
 #include "common/graph500_stats.hpp"
+#include "common/mpi_main.hpp"
 #include "gridblas/algorithms/bfs.hpp"
 #include "gridblas/config.hpp"
 #include "gridblas/core/context.hpp"
@@ -413,19 +414,5 @@ int run(int argc, char** argv, int world_rank) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    int provided = 0;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    int code = 0;
-    try {
-        code = run(argc, argv, rank);
-    } catch (const std::exception& e) {
-        // Every failure here is raised identically on all ranks (argument checks are local
-        // and deterministic; library errors are collective), so no rank waits for another.
-        if (rank == 0) std::fprintf(stderr, "gridblas-bfs: error: %s\n", e.what());
-        code = 1;
-    }
-    MPI_Finalize();
-    return code;
+    return gridblas::bench::mpi_main(argc, argv, "gridblas-bfs", run);
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/cli.hpp"
+#include "common/mpi_main.hpp"
 #include "gridblas/matrix/graph_builders.hpp"
 #include "gridblas/ops/spmv.hpp"
 #include "gridblas/semirings/builtin.hpp"
@@ -112,16 +113,5 @@ int run(int argc, char** argv, int rank) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    MPI_Init(&argc, &argv);
-    int rank = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    int code = 0;
-    try {
-        code = run(argc, argv, rank);
-    } catch (const std::exception& e) {
-        if (rank == 0) std::fprintf(stderr, "gridblas-vxm-bench: error: %s\n", e.what());
-        code = 1;
-    }
-    MPI_Finalize();
-    return code;
+    return gridblas::bench::mpi_main(argc, argv, "gridblas-vxm-bench", run);
 }

@@ -1,4 +1,4 @@
-// Host side of the CUDA backend: device queries, the DeviceBuffer allocation primitives under
+// Host side of the CUDA backend: device queries, the allocation primitives under
 // every device container, the Workspace, and the CudaError reporting used by all of
 // src/cuda. Compiled by the host compiler against the CUDA runtime API (no kernels here).
 // Follows Ginkgo's split of executor memory operations into a few out-of-line functions
@@ -89,56 +89,48 @@ void check_launch(const char* kernel) {
 
 }  // namespace detail
 
-// ---- DeviceBuffer ----
+// ---- device and pinned allocations, DeviceBuffer transfers ----
 
-void DeviceBuffer::release() noexcept {
-    if (ptr_) (void)cudaFree(ptr_);  // errors (e.g. a context torn down at exit) are ignored
-    ptr_ = nullptr;
-    cap_ = 0;
-}
+namespace detail {
 
-void DeviceBuffer::grow(std::size_t bytes) {
-    release();
+void* DeviceMemory::allocate(std::size_t bytes) {
     void* p = nullptr;
     GRIDBLAS_CUDA_CHECK(cudaMalloc(&p, bytes));
-    ptr_ = p;
-    cap_ = bytes;
+    return p;
 }
 
+void DeviceMemory::release(void* p) noexcept {
+    (void)cudaFree(p);  // errors (e.g. a context torn down at exit) are ignored
+}
+
+void* PinnedHostMemory::allocate(std::size_t bytes) {
+    void* p = nullptr;
+    GRIDBLAS_CUDA_CHECK(cudaHostAlloc(&p, bytes, cudaHostAllocDefault));
+    return p;
+}
+
+void PinnedHostMemory::release(void* p) noexcept { (void)cudaFreeHost(p); }
+
+}  // namespace detail
+
 void DeviceBuffer::copy_in(const void* host, std::size_t bytes) {
-    GRIDBLAS_CUDA_CHECK(cudaMemcpy(ptr_, host, bytes, cudaMemcpyHostToDevice));
+    GRIDBLAS_CUDA_CHECK(cudaMemcpy(data(), host, bytes, cudaMemcpyHostToDevice));
 }
 
 void DeviceBuffer::copy_out(void* host, std::size_t bytes) const {
-    if (bytes > cap_) {
+    if (bytes > capacity()) {
         throw InvalidValue("DeviceBuffer::download: " + std::to_string(bytes) +
-                           " bytes requested from a buffer of " + std::to_string(cap_));
+                           " bytes requested from a buffer of " + std::to_string(capacity()));
     }
-    GRIDBLAS_CUDA_CHECK(cudaMemcpy(host, ptr_, bytes, cudaMemcpyDeviceToHost));
+    GRIDBLAS_CUDA_CHECK(cudaMemcpy(host, data(), bytes, cudaMemcpyDeviceToHost));
 }
 
 void DeviceBuffer::zero_impl(std::size_t bytes) {
-    if (bytes > cap_) {
+    if (bytes > capacity()) {
         throw InvalidValue("DeviceBuffer::zero: " + std::to_string(bytes) +
-                           " bytes requested in a buffer of " + std::to_string(cap_));
+                           " bytes requested in a buffer of " + std::to_string(capacity()));
     }
-    GRIDBLAS_CUDA_CHECK(cudaMemset(ptr_, 0, bytes));
-}
-
-// ---- PinnedBuffer ----
-
-void PinnedBuffer::release() noexcept {
-    if (ptr_) (void)cudaFreeHost(ptr_);
-    ptr_ = nullptr;
-    cap_ = 0;
-}
-
-void PinnedBuffer::grow(std::size_t bytes) {
-    release();
-    void* p = nullptr;
-    GRIDBLAS_CUDA_CHECK(cudaHostAlloc(&p, bytes, cudaHostAllocDefault));
-    ptr_ = p;
-    cap_ = bytes;
+    GRIDBLAS_CUDA_CHECK(cudaMemset(data(), 0, bytes));
 }
 
 // ---- Workspace ----

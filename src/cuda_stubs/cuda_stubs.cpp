@@ -35,22 +35,15 @@ void cuda_synchronize() { not_compiled("cuda_synchronize"); }
 
 namespace cuda {
 
-// ---- DeviceBuffer: nothing is ever allocated, so release() has nothing to free ----
+// ---- allocations and DeviceBuffer transfers: nothing is ever allocated ----
 
-void DeviceBuffer::release() noexcept {
-    ptr_ = nullptr;
-    cap_ = 0;
-}
-void DeviceBuffer::grow(std::size_t) { not_compiled("device memory allocation"); }
+void* detail::DeviceMemory::allocate(std::size_t) { not_compiled("device memory allocation"); }
+void detail::DeviceMemory::release(void*) noexcept {}  // nothing is ever allocated
+void* detail::PinnedHostMemory::allocate(std::size_t) { not_compiled("pinned host allocation"); }
+void detail::PinnedHostMemory::release(void*) noexcept {}
 void DeviceBuffer::copy_in(const void*, std::size_t) { not_compiled("host-to-device copy"); }
 void DeviceBuffer::copy_out(void*, std::size_t) const { not_compiled("device-to-host copy"); }
 void DeviceBuffer::zero_impl(std::size_t) { not_compiled("device memset"); }
-
-void PinnedBuffer::release() noexcept {
-    ptr_ = nullptr;
-    cap_ = 0;
-}
-void PinnedBuffer::grow(std::size_t) { not_compiled("pinned host allocation"); }
 
 // ---- Workspace ----
 

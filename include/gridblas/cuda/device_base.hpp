@@ -56,21 +56,35 @@ struct is_device_value
                     std::is_same<T, std::int64_t>::value || std::is_same<T, float>::value ||
                     std::is_same<T, double>::value> {};
 
-/// An untyped allocation in device memory that grows and never shrinks, so that objects and
+namespace detail {
+
+/// Where a GrowingBuffer's memory lives. allocate() throws (NotCompiled without the backend,
+/// CudaError when out of memory); release() ignores errors, as it runs in destructors.
+struct DeviceMemory {
+    static void* allocate(std::size_t bytes);
+    static void release(void* p) noexcept;
+};
+struct PinnedHostMemory {
+    static void* allocate(std::size_t bytes);
+    static void release(void* p) noexcept;
+};
+
+/// One untyped allocation in `Memory` that grows and never shrinks, so that objects and
 /// workspaces reused across calls (a BFS level loop) stop allocating once they are large
-/// enough. Move-only. Operations on zero bytes never touch the device, so empty objects can
-/// be created and destroyed in a build without CUDA.
-class DeviceBuffer {
+/// enough. Move-only. Zero bytes are never allocated, so empty objects can be created and
+/// destroyed in a build without CUDA.
+template <class Memory>
+class GrowingBuffer {
 public:
-    DeviceBuffer() = default;
-    ~DeviceBuffer() { release(); }
-    DeviceBuffer(const DeviceBuffer&) = delete;
-    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-    DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(o.ptr_), cap_(o.cap_) {
+    GrowingBuffer() = default;
+    ~GrowingBuffer() { release(); }
+    GrowingBuffer(const GrowingBuffer&) = delete;
+    GrowingBuffer& operator=(const GrowingBuffer&) = delete;
+    GrowingBuffer(GrowingBuffer&& o) noexcept : ptr_(o.ptr_), cap_(o.cap_) {
         o.ptr_ = nullptr;
         o.cap_ = 0;
     }
-    DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    GrowingBuffer& operator=(GrowingBuffer&& o) noexcept {
         if (this != &o) {
             release();
             ptr_ = o.ptr_;
@@ -81,27 +95,21 @@ public:
         return *this;
     }
 
-    /// Makes the capacity at least `bytes`. Growing reallocates and discards the contents.
+    /// Makes the capacity at least `bytes`. Growing reallocates and discards the contents;
+    /// if the allocation fails the buffer is left empty.
     /// @throws NotCompiled, CudaError (out of memory)
     void reserve(std::size_t bytes) {
-        if (bytes > cap_) grow(bytes);
-    }
-    /// Copies `bytes` bytes from host memory to the start of the buffer (growing it first).
-    void upload(const void* host, std::size_t bytes) {
-        if (bytes == 0) return;
-        reserve(bytes);
-        copy_in(host, bytes);
-    }
-    /// Copies the first `bytes` bytes to host memory (bytes <= capacity()).
-    void download(void* host, std::size_t bytes) const {
-        if (bytes > 0) copy_out(host, bytes);
-    }
-    /// Sets the first `bytes` bytes to zero (bytes <= capacity()).
-    void zero(std::size_t bytes) {
-        if (bytes > 0) zero_impl(bytes);
+        if (bytes <= cap_) return;
+        release();
+        ptr_ = Memory::allocate(bytes);
+        cap_ = bytes;
     }
     /// Frees the memory (errors are ignored: this runs in destructors).
-    void release() noexcept;
+    void release() noexcept {
+        if (ptr_) Memory::release(ptr_);
+        ptr_ = nullptr;
+        cap_ = 0;
+    }
 
     void* data() { return ptr_; }
     const void* data() const { return ptr_; }
@@ -116,63 +124,41 @@ public:
     std::size_t capacity() const { return cap_; }
 
 private:
-    void grow(std::size_t bytes);
+    void* ptr_ = nullptr;
+    std::size_t cap_ = 0;
+};
+
+}  // namespace detail
+
+/// A growing allocation in device memory (see detail::GrowingBuffer) with host transfers.
+class DeviceBuffer : public detail::GrowingBuffer<detail::DeviceMemory> {
+public:
+    /// Copies `bytes` bytes from host memory to the start of the buffer (growing it first).
+    void upload(const void* host, std::size_t bytes) {
+        if (bytes == 0) return;
+        reserve(bytes);
+        copy_in(host, bytes);
+    }
+    /// Copies the first `bytes` bytes to host memory (bytes <= capacity()).
+    void download(void* host, std::size_t bytes) const {
+        if (bytes > 0) copy_out(host, bytes);
+    }
+    /// Sets the first `bytes` bytes to zero (bytes <= capacity()).
+    void zero(std::size_t bytes) {
+        if (bytes > 0) zero_impl(bytes);
+    }
+
+private:
     void copy_in(const void* host, std::size_t bytes);
     void copy_out(void* host, std::size_t bytes) const;
     void zero_impl(std::size_t bytes);
-
-    void* ptr_ = nullptr;
-    std::size_t cap_ = 0;
 };
 
-/// Page-locked (pinned) host memory that grows and never shrinks: the staging area of the
-/// exchanges between device and network (device -> pinned -> MPI and back), so that copies
-/// run at full PCIe/NVLink speed by DMA instead of through the driver's bounce buffer.
-/// Move-only; zero bytes never touch the device.
-class PinnedBuffer {
-public:
-    PinnedBuffer() = default;
-    ~PinnedBuffer() { release(); }
-    PinnedBuffer(const PinnedBuffer&) = delete;
-    PinnedBuffer& operator=(const PinnedBuffer&) = delete;
-    PinnedBuffer(PinnedBuffer&& o) noexcept : ptr_(o.ptr_), cap_(o.cap_) {
-        o.ptr_ = nullptr;
-        o.cap_ = 0;
-    }
-    PinnedBuffer& operator=(PinnedBuffer&& o) noexcept {
-        if (this != &o) {
-            release();
-            ptr_ = o.ptr_;
-            cap_ = o.cap_;
-            o.ptr_ = nullptr;
-            o.cap_ = 0;
-        }
-        return *this;
-    }
-
-    /// Makes the capacity at least `bytes`; growing discards the contents.
-    /// @throws NotCompiled, CudaError
-    void reserve(std::size_t bytes) {
-        if (bytes > cap_) grow(bytes);
-    }
-    /// Frees the memory (errors are ignored).
-    void release() noexcept;
-
-    template <class T>
-    T* as() {
-        return static_cast<T*>(ptr_);
-    }
-    template <class T>
-    const T* as() const {
-        return static_cast<const T*>(ptr_);
-    }
-    std::size_t capacity() const { return cap_; }
-
-private:
-    void grow(std::size_t bytes);
-    void* ptr_ = nullptr;
-    std::size_t cap_ = 0;
-};
+/// Page-locked (pinned) host memory that grows and never shrinks (see
+/// detail::GrowingBuffer): the staging area of the exchanges between device and network
+/// (device -> pinned -> MPI and back), so that copies run at full PCIe/NVLink speed by DMA
+/// instead of through the driver's bounce buffer.
+class PinnedBuffer : public detail::GrowingBuffer<detail::PinnedHostMemory> {};
 
 /// A compressed block in device memory as kernels see it: outer position k holds entries
 /// `ptr[k] .. ptr[k+1]-1` with inner ids `inner[...]` and values `vals[...]` (nullptr for

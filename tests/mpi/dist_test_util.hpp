@@ -50,6 +50,12 @@ inline std::vector<std::shared_ptr<ProcessGrid>> all_grids() {
     return g;
 }
 
+/// True on every rank when every rank of the grid has a usable CUDA device (collective).
+inline bool every_rank_has_cuda(ProcessGrid& grid) {
+    const int have = cuda_device_count() > 0 ? 1 : 0;
+    return grid.world().allreduce(have, comm::ReduceOp::min, "test") == 1;
+}
+
 /// Puts `grid` on `backend` and returns "", or returns why it cannot (no device on some
 /// rank) without changing it. Collective; the answer is the same on every rank, so a test
 /// can GTEST_SKIP on all ranks alike.
@@ -58,11 +64,11 @@ inline std::string try_exec_backend(ProcessGrid& grid, ExecBackend backend) {
         grid.set_exec_backend(backend);
         return "";
     }
-    const int have = cuda_device_count() > 0 ? 1 : 0;
-    const int all = grid.world().allreduce(have, comm::ReduceOp::min, "test");
-    if (all == 0) {
+    if (!every_rank_has_cuda(grid)) {
         return "cuda backend: no usable CUDA device on every rank (" +
-               (have ? std::string("another rank has none") : cuda_unavailable_reason()) + ")";
+               (cuda_device_count() > 0 ? std::string("another rank has none")
+                                        : cuda_unavailable_reason()) +
+               ")";
     }
     grid.set_exec_backend(backend);
     return "";

@@ -137,8 +137,7 @@ INSTANTIATE_TEST_SUITE_P(Backends, SpmvOnBackend, ::testing::ValuesIn(test::exec
 
 TEST(ExecBackend, CudaWithoutDeviceFailsOnEveryRankAndGridStaysUsable) {
     auto grid = ProcessGrid::create(MPI_COMM_WORLD);
-    const int have = cuda_device_count() > 0 ? 1 : 0;
-    if (grid->world().allreduce(have, comm::ReduceOp::min, "test") == 1) {
+    if (test::every_rank_has_cuda(*grid)) {
         GTEST_SKIP() << "every rank has a CUDA device; the failure path needs a rank without one";
     }
     EXPECT_EQ(grid->exec_backend(), ExecBackend::cpu);

@@ -60,6 +60,8 @@ export OMPI_MCA_hwloc_base_binding_policy=none
 export OMPI_MCA_ess_singleton_isolated=1
 export OMPI_MCA_btl_base_warn_component_unused=0
 export OMP_NUM_THREADS=${OMP_NUM_THREADS:-8}
+# Plain gtest output (under mpirun it is colourised), so that the scripts can grep it.
+export GTEST_COLOR=no
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 
 # The tests open their data at the path compiled in on the build machine

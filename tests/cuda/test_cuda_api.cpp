@@ -174,27 +174,37 @@ TEST(CudaDevice, PinnedStagingRoundTrip) {
     EXPECT_EQ(ind.capacity(), cap);
 }
 
-// The distributed BFS's bottom-up kernel against the same scan on the host: CSR and DCSC
-// blocks, pieces starting inside the block, earlier candidates, min and first-found modes.
+// The distributed BFS's bottom-up kernels against the same scan on the host: CSR and DCSC
+// blocks, pieces starting inside the block, earlier candidates, min and first-found modes,
+// and columns longer than a warp (the warp-per-column kernel) whose first hit lies past the
+// first round of 32 entries or that have no hit at all.
 TEST(CudaDevice, BottomUpPieceMatchesHostScan) {
     GRIDBLAS_REQUIRE_CUDA_DEVICE();
     std::mt19937_64 rng(17);
     const lindex_t n_rows = 200, n_cols = 300;  // block: outer = column v, inner = row u
+    const lindex_t quiet_rows = 40;             // rows 0..39 are never in the frontier
     std::vector<lindex_t> r, c;
-    std::bernoulli_distribution edge(0.03);
+    std::bernoulli_distribution edge(0.03), dense(0.6), quiet(0.95);
+    std::size_t long_columns = 0;
     for (lindex_t v = 0; v < n_cols; ++v) {
         if (v % 7 == 3) continue;  // empty columns make the DCSC hypersparse
+        const std::size_t before = r.size();
         for (lindex_t u = 0; u < n_rows; ++u) {
-            if (edge(rng)) r.push_back(u), c.push_back(v);
+            bool e = edge(rng);
+            if (v % 11 == 5) e = dense(rng);                    // ~120 entries, hits late
+            if (v % 13 == 6) e = u < quiet_rows && quiet(rng);  // ~38 entries, no hit
+            if (e) r.push_back(u), c.push_back(v);
         }
+        if (r.size() - before > 32) ++long_columns;
     }
+    ASSERT_GT(long_columns, 20u);
     const auto csr = Csr<Pattern>::from_tuples(n_cols, n_rows, c, r, ValueArray<Pattern>(r.size()));
     const auto dcsc =
         Dcsc<Pattern>::from_tuples(n_rows, n_cols, r, c, ValueArray<Pattern>(r.size()));
     const lindex_t col_off = 50, len = 200;
     std::bernoulli_distribution half(0.5), few(0.1);
     std::vector<std::uint64_t> front(bitmap_words(n_rows), 0), completed(bitmap_words(len), 0);
-    for (lindex_t u = 0; u < n_rows; ++u)
+    for (lindex_t u = quiet_rows; u < n_rows; ++u)
         if (few(rng)) front[u >> 6] |= 1ull << (u & 63);
     for (lindex_t v = 0; v < len; ++v)
         if (half(rng)) completed[v >> 6] |= 1ull << (v & 63);

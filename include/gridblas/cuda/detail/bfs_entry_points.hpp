@@ -30,9 +30,10 @@ struct BottomUpPiece {
 /// whose bit in `completed` is clear, reads v's in-edges (inner ids ascending) until one
 /// comes from a vertex whose bit in `front` is set; that vertex's global id becomes v's
 /// candidate: written to cand[v] with bit v of `fresh` set, or, when the bit was already set
-/// by an earlier rank of the rotation, kept only if smaller (min_mode). One thread per
-/// column, so cand[v] has a single writer. All pointers are device memory. Returns the
-/// adjacency entries read (synchronises once).
+/// by an earlier rank of the rotation, kept only if smaller (min_mode). A column is scanned
+/// by one thread, or by one warp when it holds more than 32 entries; either way cand[v] has
+/// a single writer. All pointers are device memory. Returns the adjacency entries a serial
+/// scan would read, up to and including each column's first hit (synchronises once).
 /// @throws NotCompiled without the backend; CudaError
 std::uint64_t bfs_bottom_up_piece(const CompressedDeviceView<Pattern>& block,
                                   const BottomUpPiece& piece, const std::uint64_t* front,

@@ -1,0 +1,149 @@
+#!/usr/bin/env bash
+# One-call correctness and profile run of gridblas ON THE DEVICE (GPU machine without MPI),
+# the companion of device-gpu-check.sh, after
+#   source scripts/device-env.sh       (done here if the caller did not)
+# 1. compute-sanitizer: memcheck (with leak check) and initcheck on the cuda_test_* suites,
+#    on the cuda backend MPI tests (2 ranks) and on small gridblas-bfs runs; racecheck and
+#    synccheck on the kernel suite.
+# 2. Nsight Compute (ncu --clock-control none) on gridblas-bfs --backend cuda, single GPU and
+#    distributed solver, one search key (the driver runs it twice: warm-up and timed):
+#    per-kernel time, DRAM bytes and DRAM throughput as a fraction of peak, summarised by
+#    scripts/ncu_summary.py, and a detailed report (.ncu-rep) of the heaviest kernels.
+# Every step has a timeout and the whole run a budget (GB_PROFILE_BUDGET seconds, default
+# 540); a failing step is recorded and the next one runs. Writes to $OUT (else ./out), at
+# most 8 files: profile.log (all output), profile-summary.txt (one line per step and the
+# kernel tables), ncu-*.csv, ncu-detail.ncu-rep.
+#   GB_PROFILE_SCALE   Kronecker scale of the profiled searches (default 22)
+set -u
+
+cd "$(dirname "$0")/.." || exit 1
+if [ -z "${OPAL_PREFIX:-}" ]; then source scripts/device-env.sh || exit 1; fi
+mkdir -p "${OUT:-out}" && out=$(cd "${OUT:-out}" && pwd) || exit 1
+log=$out/profile.log
+summary=$out/profile-summary.txt
+scale=${GB_PROFILE_SCALE:-22}
+deadline=$((SECONDS + ${GB_PROFILE_BUDGET:-540}))
+step_out=$(mktemp)
+trap 'rm -f "$step_out"' EXIT
+: >"$log"
+{ echo "gridblas device profile, $(date -u '+%F %T') UTC, $(uname -n), $(nproc) cores"
+  git log -1 --format='commit %h %s' 2>/dev/null || true; } | tee "$summary"
+
+# The tools: on PATH, or under the CUDA toolkit / Nsight Compute install folders.
+find_tool() {
+    command -v "$1" 2>/dev/null && return
+    local c
+    for c in /usr/local/cuda/bin/"$1" /usr/local/cuda/compute-sanitizer/"$1" \
+        /opt/nvidia/nsight-compute/*/"$1"; do
+        if [ -x "$c" ]; then echo "$c"; return; fi
+    done
+}
+sanitizer=$(find_tool compute-sanitizer)
+ncu=$(find_tool ncu)
+echo "compute-sanitizer: ${sanitizer:-not found}; ncu: ${ncu:-not found}" | tee -a "$summary"
+
+# step NAME SECONDS COMMAND...: as in device-gpu-check.sh, with the sanitizer's verdict.
+step() {
+    local name=$1 limit=$2; shift 2
+    local left=$((deadline - SECONDS)) rc t0 info
+    if ((left < 15)); then
+        echo "$name: SKIPPED (time budget spent)" | tee -a "$summary"
+        return
+    fi
+    ((limit > left)) && limit=$left
+    printf '\n===== %s (timeout %ss)\n$ %s\n' "$name" "$limit" "$*" >>"$log"
+    t0=$SECONDS
+    timeout -k 10 "$limit" "$@" >"$step_out" 2>&1
+    rc=$?
+    cat "$step_out" >>"$log"
+    info=$(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?|^\[  FAILED  \] [A-Za-z]|^========= (ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY)|^validation:|^harmonic_mean_TEPS:' "$step_out" |
+           sed 's/, listed below://; s/^========= //' | tr -s ' ' | sort | uniq -c |
+           sed 's/^ *1 //; s/^ *\([0-9]*\) \(.*\)/\2 (x\1)/' | head -10 | paste -sd';' -)
+    if ((rc != 0)); then
+        info="$info; $(grep -m1 -iE 'invalid|error|fail|abort|out of bounds' "$step_out" | cut -c1-200)"
+    fi
+    ((rc == 124 || rc == 137)) && info="TIMED OUT; $info"
+    printf '%s: rc=%d %ds %s\n' "$name" "$rc" $((SECONDS - t0)) "$info" | tee -a "$summary"
+}
+
+mpi=(mpirun --oversubscribe --bind-to none -np)
+bfs=(gridblas-bfs --backend cuda)
+
+# --- 1. compute-sanitizer -------------------------------------------------------------------
+if [ -n "$sanitizer" ]; then
+    cs=("$sanitizer" --error-exitcode 9 --print-limit 20)
+    for t in .deps/bin/cuda_test_*; do
+        step "memcheck ${t##*/}" 150 env OMP_NUM_THREADS=4 "${cs[@]}" --tool memcheck \
+            --leak-check full "$t"
+    done
+    step "memcheck gridblas-bfs s14" 120 env OMP_NUM_THREADS=4 "${cs[@]}" --tool memcheck \
+        --leak-check full "${bfs[@]}" --scale 14 --roots 4
+    step "memcheck gridblas-bfs s14 dist np2" 150 env OMP_NUM_THREADS=2 "${mpi[@]}" 2 \
+        "${cs[@]}" --tool memcheck "${bfs[@]}" --scale 14 --roots 4
+    step "memcheck mpi_test_bfs.Backend np2" 150 env OMP_NUM_THREADS=2 "${mpi[@]}" 2 \
+        "${cs[@]}" --tool memcheck mpi_test_bfs --gtest_filter='*Backend*cuda*'
+    step "memcheck mpi_test_exec_backend np2" 150 env OMP_NUM_THREADS=2 "${mpi[@]}" 2 \
+        "${cs[@]}" --tool memcheck mpi_test_exec_backend --gtest_filter='*cuda*'
+    for t in .deps/bin/cuda_test_*; do
+        step "initcheck ${t##*/}" 120 env OMP_NUM_THREADS=4 "${cs[@]}" --tool initcheck "$t"
+    done
+    step "initcheck gridblas-bfs s14" 120 env OMP_NUM_THREADS=4 "${cs[@]}" --tool initcheck \
+        "${bfs[@]}" --scale 14 --roots 4
+    step "initcheck gridblas-bfs s14 dist" 120 env OMP_NUM_THREADS=4 "${cs[@]}" --tool initcheck \
+        "${bfs[@]}" --scale 14 --roots 4 --cuda-dist
+    for tool in racecheck synccheck; do
+        step "$tool cuda_test_cuda_kernels" 150 env OMP_NUM_THREADS=4 "${cs[@]}" --tool "$tool" \
+            .deps/bin/cuda_test_cuda_kernels
+    done
+else
+    echo "compute-sanitizer: SKIPPED (not found on this machine)" | tee -a "$summary"
+fi
+
+# --- 2. Nsight Compute ------------------------------------------------------------------------
+# Metrics per kernel launch: duration, DRAM bytes, DRAM throughput in % of peak, SM
+# throughput, and the peak itself (bytes per DRAM cycle x DRAM cycles per second).
+metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
+metrics+=,gpu__dram_throughput.avg.pct_of_peak_sustained_elapsed
+metrics+=,sm__throughput.avg.pct_of_peak_sustained_elapsed
+metrics+=,dram__bytes.sum.peak_sustained,dram__cycles_elapsed.avg.per_second
+metrics+=,launch__grid_size,launch__registers_per_thread
+basic=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
+if [ -n "$ncu" ]; then
+    nc=("$ncu" --clock-control none --print-units base --csv --page raw --metrics "$metrics")
+    for mode in single dist; do
+        extra=()
+        [ "$mode" = dist ] && extra=(--cuda-dist)
+        # The same key unprofiled first (its time is the wall-clock denominator), then profiled.
+        step "bfs-s$scale-$mode (unprofiled)" 120 env OMP_NUM_THREADS=16 "${bfs[@]}" \
+            --scale "$scale" --roots 1 --levels --no-validate "${extra[@]}" \
+            --json "$out/bfs-profile-$mode.json"
+        # ncu's own output (the CSV table) goes to the file, the program's to the log.
+        step "ncu bfs-s$scale-$mode" 200 env OMP_NUM_THREADS=16 "${nc[@]}" \
+            --log-file "$out/ncu-$mode.csv" "${bfs[@]}" --scale "$scale" --roots 1 \
+            --no-validate "${extra[@]}"
+        if ! grep -q '^"ID"' "$out/ncu-$mode.csv" 2>/dev/null; then
+            # A metric this ncu does not know fails the whole run: retry with the basic ones.
+            step "ncu bfs-s$scale-$mode (basic metrics)" 200 env OMP_NUM_THREADS=16 \
+                "${nc[@]/$metrics/$basic}" --log-file "$out/ncu-$mode.csv" "${bfs[@]}" \
+                --scale "$scale" --roots 1 --no-validate "${extra[@]}"
+        fi
+        if [ -s "$out/ncu-$mode.csv" ]; then
+            python3 scripts/ncu_summary.py "$out/ncu-$mode.csv" --searches 2 \
+                --json "$out/bfs-profile-$mode.json" 2>&1 | tee -a "$summary" >>"$log"
+        fi
+    done
+    # A detailed report (all sections of the "detailed" set) of a few launches of the
+    # kernels that dominate a search, for `ncu --import` later.
+    step "ncu detailed" 150 env OMP_NUM_THREADS=16 "$ncu" --clock-control none --set detailed \
+        --kernel-name 'regex:pull_light|pull_heavy|expand_edges|bottom_up_|parents_kernel|emit_bits' \
+        --launch-count 8 -f -o "$out/ncu-detail" "${bfs[@]}" --scale "$scale" --roots 1 \
+        --no-validate
+    if [ -s "$out/ncu-detail.ncu-rep" ]; then
+        step "ncu detailed (print)" 60 "$ncu" --import "$out/ncu-detail.ncu-rep" --page details \
+            --print-units base
+    fi
+else
+    echo "ncu: SKIPPED (not found on this machine)" | tee -a "$summary"
+fi
+
+echo "total ${SECONDS}s; full output in $log" | tee -a "$summary"

@@ -10,6 +10,7 @@
 
 #include <cusparse.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -88,7 +89,7 @@ void spmv_plus_times(const CompressedDeviceView<T>& a, const T* x, T* y, Workspa
     GRIDBLAS_CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
                                                     &alpha, d.mat, d.x, &beta, d.y, dtype,
                                                     CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
-    w.sparse_buf.reserve(bytes);
+    w.sparse_buf.reserve(std::max<std::size_t>(bytes, 1));
     GRIDBLAS_CUSPARSE_CHECK(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, d.mat,
                                          d.x, &beta, d.y, dtype, CUSPARSE_SPMV_ALG_DEFAULT,
                                          w.sparse_buf.data()));

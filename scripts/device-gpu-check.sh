@@ -13,44 +13,10 @@ set -u
 
 cd "$(dirname "$0")/.." || exit 1
 if [ -z "${OPAL_PREFIX:-}" ]; then source scripts/device-env.sh || exit 1; fi
-mkdir -p "${OUT:-out}" && out=$(cd "${OUT:-out}" && pwd) || exit 1
-log=$out/gpu-check.log
-summary=$out/summary.txt
+source scripts/device-steps.sh
+steps_begin "gridblas device check" gpu-check.log summary.txt "${GB_CHECK_BUDGET:-540}"
 roots=${GB_ROOTS:-64}
 dist_roots=${GB_DIST_ROOTS:-16}
-deadline=$((SECONDS + ${GB_CHECK_BUDGET:-540}))
-step_out=$(mktemp)
-trap 'rm -f "$step_out"' EXIT
-: >"$log"
-{ echo "gridblas device check, $(date -u '+%F %T') UTC, $(uname -n), $(nproc) cores"
-  git log -1 --format='commit %h %s' 2>/dev/null || true; } | tee "$summary"
-
-# step NAME SECONDS COMMAND...: runs COMMAND under timeout (capped by what is left of the
-# budget), appends its output to the log and one line to the summary.
-step() {
-    local name=$1 limit=$2; shift 2
-    local left=$((deadline - SECONDS)) rc t0 info
-    if ((left < 15)); then
-        echo "$name: SKIPPED (time budget spent)" | tee -a "$summary"
-        return
-    fi
-    ((limit > left)) && limit=$left
-    printf '\n===== %s (timeout %ss)\n$ %s\n' "$name" "$limit" "$*" >>"$log"
-    t0=$SECONDS
-    timeout -k 10 "$limit" "$@" >"$step_out" 2>&1
-    rc=$?
-    cat "$step_out" >>"$log"
-    # The lines worth a glance: gtest totals and failed tests, BFS validation and rate, the
-    # GPU name, whether a device was missing, and on failure the first error line.
-    info=$(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?|^\[  FAILED  \] [A-Za-z]|^validation:|^harmonic_mean_TEPS:|^GPU [0-9]' "$step_out" |
-           sed 's/, listed below://' | tr -s ' ' | head -8 | paste -sd';' -)
-    if grep -qE 'no CUDA device|no usable CUDA device' "$step_out"; then info="$info; NO CUDA DEVICE"; fi
-    if ((rc != 0)); then
-        info="$info; $(grep -m1 -iE 'error|fail|abort|no usable device' "$step_out" | cut -c1-200)"
-    fi
-    ((rc == 124 || rc == 137)) && info="TIMED OUT; $info"
-    printf '%s: rc=%d %ds %s\n' "$name" "$rc" $((SECONDS - t0)) "$info" | tee -a "$summary"
-}
 
 mpi=(mpirun --oversubscribe --bind-to none -np)
 bfs=(gridblas-bfs --backend cuda --roots "$roots" --levels)

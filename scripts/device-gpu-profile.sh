@@ -18,16 +18,9 @@ set -u
 
 cd "$(dirname "$0")/.." || exit 1
 if [ -z "${OPAL_PREFIX:-}" ]; then source scripts/device-env.sh || exit 1; fi
-mkdir -p "${OUT:-out}" && out=$(cd "${OUT:-out}" && pwd) || exit 1
-log=$out/profile.log
-summary=$out/profile-summary.txt
+source scripts/device-steps.sh
+steps_begin "gridblas device profile" profile.log profile-summary.txt "${GB_PROFILE_BUDGET:-540}"
 scale=${GB_PROFILE_SCALE:-22}
-deadline=$((SECONDS + ${GB_PROFILE_BUDGET:-540}))
-step_out=$(mktemp)
-trap 'rm -f "$step_out"' EXIT
-: >"$log"
-{ echo "gridblas device profile, $(date -u '+%F %T') UTC, $(uname -n), $(nproc) cores"
-  git log -1 --format='commit %h %s' 2>/dev/null || true; } | tee "$summary"
 
 # The tools: on PATH, or under the CUDA toolkit / Nsight Compute install folders.
 find_tool() {
@@ -41,30 +34,6 @@ find_tool() {
 sanitizer=$(find_tool compute-sanitizer)
 ncu=$(find_tool ncu)
 echo "compute-sanitizer: ${sanitizer:-not found}; ncu: ${ncu:-not found}" | tee -a "$summary"
-
-# step NAME SECONDS COMMAND...: as in device-gpu-check.sh, with the sanitizer's verdict.
-step() {
-    local name=$1 limit=$2; shift 2
-    local left=$((deadline - SECONDS)) rc t0 info
-    if ((left < 15)); then
-        echo "$name: SKIPPED (time budget spent)" | tee -a "$summary"
-        return
-    fi
-    ((limit > left)) && limit=$left
-    printf '\n===== %s (timeout %ss)\n$ %s\n' "$name" "$limit" "$*" >>"$log"
-    t0=$SECONDS
-    timeout -k 10 "$limit" "$@" >"$step_out" 2>&1
-    rc=$?
-    cat "$step_out" >>"$log"
-    info=$(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?|^\[  FAILED  \] [A-Za-z]|^========= (ERROR SUMMARY|LEAK SUMMARY|RACECHECK SUMMARY)|^validation:|^harmonic_mean_TEPS:' "$step_out" |
-           sed 's/, listed below://; s/^========= //' | tr -s ' ' | sort | uniq -c |
-           sed 's/^ *1 //; s/^ *\([0-9]*\) \(.*\)/\2 (x\1)/' | head -10 | paste -sd';' -)
-    if ((rc != 0)); then
-        info="$info; $(grep -m1 -iE 'invalid|error|fail|abort|out of bounds' "$step_out" | cut -c1-200)"
-    fi
-    ((rc == 124 || rc == 137)) && info="TIMED OUT; $info"
-    printf '%s: rc=%d %ds %s\n' "$name" "$rc" $((SECONDS - t0)) "$info" | tee -a "$summary"
-}
 
 mpi=(mpirun --oversubscribe --bind-to none -np)
 bfs=(gridblas-bfs --backend cuda)

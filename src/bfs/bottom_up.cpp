@@ -168,16 +168,19 @@ std::uint64_t BfsSolver::Impl::bottom_up_step(gindex_t depth, BfsResult& r) {
                 fresh[f.v >> 6] |= std::uint64_t(1) << (f.v & 63);
             }
             std::uint64_t* done = completed.data();
+            // Piece index of the vertex at outer position k.
+            auto piece_vertex = [&](std::size_t k) {
+                return (dcsc ? outer_ids[k] : lindex_t(k)) - col_off;
+            };
 #pragma omp parallel for schedule(dynamic, 512) reduction(+ : examined)
             for (std::size_t k = k0; k < k1; ++k) {
                 // The first in-edge of an unvisited column a few ahead: each costs one cache
                 // miss on `inner`, and the early exits keep the hardware from overlapping
                 // them on its own.
                 if (const std::size_t ka = k + kPrefetchAhead; ka < k1) {
-                    const lindex_t va = (dcsc ? outer_ids[ka] : lindex_t(ka)) - col_off;
-                    if (!test_word_bit(done, va)) __builtin_prefetch(inner + ptr[ka]);
+                    if (!test_word_bit(done, piece_vertex(ka))) __builtin_prefetch(inner + ptr[ka]);
                 }
-                const lindex_t v = (dcsc ? outer_ids[k] : lindex_t(k)) - col_off;
+                const lindex_t v = piece_vertex(k);
                 if (test_word_bit(done, v)) continue;
                 for (offset_t p = ptr[k]; p < ptr[k + 1]; ++p) {
                     ++examined;

@@ -55,9 +55,7 @@ __global__ void bottom_up_light(CompressedDeviceView<Pattern> blk, BottomUpPiece
         const offset_t b = blk.ptr[k];
         const offset_t e = blk.ptr[k + 1];
         if (e - b > kHeavyColumn) {
-            const unsigned long long slot =
-                atomicAdd(reinterpret_cast<unsigned long long*>(counters + kHeavyRows), 1ull);
-            heavy[slot] = lindex_t(k);
+            queue_push(counters + kHeavyRows, heavy, lindex_t(k));
             continue;
         }
         for (offset_t q = b; q < e; ++q) {

@@ -46,6 +46,13 @@ __device__ __forceinline__ A load_value(const A* vals, std::uint64_t p) {
     }
 }
 
+/// Appends `item` to a device queue whose length lives in the 64-bit counter `*count` (the
+/// order of concurrent appends is unspecified).
+__device__ __forceinline__ void queue_push(std::uint64_t* count, lindex_t* queue, lindex_t item) {
+    const unsigned long long slot = atomicAdd(reinterpret_cast<unsigned long long*>(count), 1ull);
+    queue[slot] = item;
+}
+
 /// Adds v to a 64-bit device counter with one atomic per warp (v may differ per lane; all
 /// lanes of the warp must call it).
 __device__ __forceinline__ void warp_add_counter(std::uint64_t* counter, unsigned long long v) {

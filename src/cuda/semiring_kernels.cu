@@ -222,9 +222,7 @@ __global__ void pull_light(CompressedDeviceView<A> a, DeviceBitmapView<typename 
         const offset_t b = a.ptr[k];
         const offset_t e = a.ptr[k + 1];
         if (e - b > kHeavyRow) {
-            const unsigned long long slot =
-                atomicAdd(reinterpret_cast<unsigned long long*>(counters + kHeavyRows), 1ull);
-            heavy[slot] = lindex_t(k);
+            queue_push(counters + kHeavyRows, heavy, lindex_t(k));
             continue;
         }
         Y r{};

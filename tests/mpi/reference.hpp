@@ -13,6 +13,7 @@
 
 #include "gridblas/core/types.hpp"
 #include "gridblas/ops/descriptor.hpp"
+#include "gridblas/semirings/semiring.hpp"
 
 namespace gridblas::ref {
 
@@ -194,7 +195,8 @@ Mat<T> select(const Mat<T>& a, Pred pred) {
     return c;
 }
 
-/// t = uᵀ ⊕.⊗ A over a semiring S (gridblas convention: S::mul(A(k, j), u(k))), with
+/// t = uᵀ ⊕.⊗ A over a semiring S (gridblas convention: S::mul(A(k, j), u(k)), or
+/// S::mul(A(k, j), k) for a positional S), with
 /// A transposed first when `transpose`. Only columns meeting some entry of u appear.
 template <class S, class U, class T>
 Vec<typename S::value_type> vxm(const Vec<U>& u, const Mat<T>& a, bool transpose = false) {
@@ -205,7 +207,8 @@ Vec<typename S::value_type> vxm(const Vec<U>& u, const Mat<T>& a, bool transpose
         const gindex_t j = transpose ? ij.first : ij.second;
         const auto it = u.find(k);
         if (it == u.end()) continue;
-        const R p = S::mul(x, R(it->second));
+        // Positional semirings (any_secondi, min_secondi) multiply by the input's index.
+        const R p = semiring_is_positional<S>() ? S::mul(x, R(k)) : S::mul(x, R(it->second));
         const auto out = t.find(j);
         if (out == t.end()) {
             t[j] = p;

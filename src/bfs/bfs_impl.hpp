@@ -42,6 +42,16 @@ struct BfsSolver::Impl {
     DistVector<gindex_t> frontier_ids;
     SpmvWorkspace<gindex_t, gindex_t, Pattern> ws_ids;
 
+    /// Buffers of parent mode "after", kept between searches.
+    struct AfterBuffers {
+        std::vector<std::uint8_t> mine, row, col;  ///< levels + 1 (0: unreached)
+        std::vector<int> counts;
+        std::vector<gindex_t> cand;  ///< candidate parent of each stored column of by_col
+        std::vector<detail::RoutedEntry<gindex_t>> send, recv;
+        std::vector<int> send_counts, recv_counts;
+    };
+    AfterBuffers after;
+
     Impl(const DistMatrix<Pattern>& m, const BfsOptions& o);
     ~Impl();
 

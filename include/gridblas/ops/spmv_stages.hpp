@@ -98,10 +98,21 @@ void expand_input(const DistVector<U>& u, const SpmvLayout<T>& L,
     ws.my_ids.clear();
     ws.my_vals.clear();
     ws.in_vals.clear();
-    u.for_each_local([&](gindex_t g, const U& v) {
-        ws.my_ids.push_back(L.in_offset + lindex_t(g - u.local_begin()));
-        if constexpr (values) ws.my_vals.push_back(v);
-    });
+    if (u.format() == VectorFormat::sparse && !values) {
+        // Ids only (a BFS frontier): one pass, or none when the expand dimension is one rank.
+        const auto& ids = u.sparse().indices();
+        if (L.expand->size() == 1 && L.in_offset == 0) {
+            ws.in_ids.assign(ids.begin(), ids.end());
+            return;
+        }
+        ws.my_ids.resize(ids.size());
+        for (std::size_t k = 0; k < ids.size(); ++k) ws.my_ids[k] = L.in_offset + ids[k];
+    } else {
+        u.for_each_local([&](gindex_t g, const U& v) {
+            ws.my_ids.push_back(L.in_offset + lindex_t(g - u.local_begin()));
+            if constexpr (values) ws.my_vals.push_back(v);
+        });
+    }
     L.expand->allgather_ids(ws.my_ids, L.n_in, ws.in_ids, name);
     if constexpr (values) {
         L.expand->allgatherv(std::span<const U>(ws.my_vals), ws.in_vals, ws.counts, name);
@@ -191,6 +202,24 @@ void pull_multiply(const SpmvLayout<T>& L, lindex_t out_len, const M& mask, cons
 /// owners by the semiring's add (Communicator::reduce_scatter_pairs: a sparse reduce-scatter
 /// along the fold dimension); ws.t gets this rank's piece. With one rank in the fold
 /// dimension the partial result is already the piece.
+/// Stage 6's shortcut: when every entry of t is allowed by the mask (the rotating pull skips
+/// masked-out outputs) and the output stage would write t as it is (no accumulator, and
+/// replace or an empty w), t's buffers become w's piece. Returns whether it did so.
+template <class W, class Accum, class Y>
+bool move_into_output(DistVector<W>& w, Accum, SparseVector<Y>& t, const Descriptor& d) {
+    if constexpr (std::is_same_v<Accum, NoAccum> && std::is_same_v<W, Y>) {
+        if (d.replace || w.local_nvals() == 0) {
+            SparseVector<W>& out = w.sparse();
+            std::swap(out, t);
+            return true;
+        }
+    }
+    (void)w;
+    (void)t;
+    (void)d;
+    return false;
+}
+
 template <class S, class U, class T>
 void fold_partials(const SpmvLayout<T>& L, lindex_t out_len,
                    SpmvWorkspace<U, typename S::value_type, T>& ws, const char* name) {
@@ -243,6 +272,8 @@ void spmv_dist(DistVector<W>& w, const M& mask, Accum accum, const DistVector<U>
     if (dir == Direction::pull && rotate && (!on_device || semiring_is_positional<S>())) {
         input_bitmap<S>(ws, L.n_in);
         rotate_pull<S>(L, lm, w.local_size(), ws, on_device, grid.cuda_device(), name);
+        // The rotation never computes a masked-out output.
+        if (move_into_output(w, accum, ws.t, d)) return;
     } else {
         ws.y.reset(L.n_out);
         if (on_device) {
@@ -267,6 +298,12 @@ void spmv_dist(DistVector<W>& w, const M& mask, Accum accum, const DistVector<U>
             pull_multiply<S>(L, w.local_size(), mask, lm, ws, name);
         }
         fold_partials<S>(L, w.local_size(), ws, name);
+        // A CPU push on a 1-rank fold applied the mask inside the kernel.
+        const bool masked = lm.all() || !lm.none();
+        if (!on_device && dir == Direction::push && L.fold->size() == 1 && masked &&
+            move_into_output(w, accum, ws.t, d)) {
+            return;
+        }
     }
     apply_output_stage(w, lm, accum, ws.t, d);
 }

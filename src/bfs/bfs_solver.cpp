@@ -159,17 +159,20 @@ void BfsSolver::run(gindex_t caller_source, BfsResult& r) {
     gindex_t mf = 0;
     for (lindex_t i : front.indices()) mf += s.degree[i];
     mf = world.allreduce(mf, comm::ReduceOp::sum, "bfs-level");
-    gindex_t unexplored = s.total_edges - mf;
+    // As in GapBS: `unexplored` (its edges_to_check) only shrinks by the frontier's out-edges
+    // before each top-down level, and a bottom-up phase is always followed by one top-down
+    // level (scout = 1) before the rule is asked again.
+    gindex_t unexplored = s.total_edges;
+    gindex_t scout = mf;  // out-edges of the frontier
     gindex_t reached = 1;
     bool bottom_up = s.opt.direction == BfsDirection::bottom_up;
     gindex_t depth = 0;
 
     while (nf > 0) {
-        if (s.opt.direction == BfsDirection::automatic) {
-            if (!bottom_up) {
-                bottom_up = bfs_go_bottom_up(mf, unexplored, s.opt.alpha);
-            }
+        if (s.opt.direction == BfsDirection::automatic && !bottom_up) {
+            bottom_up = bfs_go_bottom_up(scout, unexplored, s.opt.alpha);
         }
+        if (!bottom_up) unexplored -= scout;
         const comm::Counters c0 = s.grid.total_counters();
         const double l0 = comm::wtime();
         const std::uint64_t examined = s.step(bottom_up);
@@ -204,13 +207,13 @@ void BfsSolver::run(gindex_t caller_source, BfsResult& r) {
 
         const gindex_t nf_prev = nf;
         nf = local[0];
-        mf = local[1];
-        unexplored -= mf;
+        scout = local[1];
         reached += nf;
         ++depth;
         if (s.opt.direction == BfsDirection::automatic && bottom_up) {
             // Stay bottom-up while the frontier grows or is still large (GapBS's rule).
             bottom_up = bfs_stay_bottom_up(nf, nf_prev, n, s.opt.beta);
+            if (!bottom_up) scout = 1;
         }
     }
     if (s.opt.parents == ParentMode::after) s.parents_from_levels(r);

@@ -145,13 +145,11 @@ void push_multiply(const SpmvLayout<T>& L, const LocalMask& mask,
     if (L.fold->size() == 1 && !mask.none()) mv = kernels::MaskView{mask.bits(), mask.complement()};
     kernels::KernelStats st;
     if constexpr (semiring_is_positional<S>()) {
-        // The product is the input's global index: give the kernel those as values.
-        ws.x_index.reset(L.n_in);
-        ws.x_index.indices().assign(ws.in_ids.begin(), ws.in_ids.end());
-        ws.x_index.values().resize(ws.in_ids.size());
-        auto* xv = ws.x_index.values().data();
-        for (std::size_t k = 0; k < ws.in_ids.size(); ++k) xv[k] = L.input_global(ws.in_ids[k]);
-        st = kernels::spmspv<S>(view, ws.x_index, mv, ws.y, ws.spmspv);
+        // The product is the input's global index: one claiming pass, no values gathered.
+        ws.claim.policy = ws.spmspv.policy;
+        st = kernels::spmspv_claim<S>(
+            view, std::span<const lindex_t>(ws.in_ids),
+            [&](lindex_t j) { return L.input_global(j); }, mv, ws.y, ws.claim);
     } else {
         ws.x.reset(L.n_in);
         ws.x.indices().assign(ws.in_ids.begin(), ws.in_ids.end());
@@ -268,13 +266,17 @@ void spmv_dist(DistVector<W>& w, const M& mask, Accum accum, const DistVector<U>
     expand_input<S>(u, L, ws, name);
     // The rotation serves every semiring with an early exit on the CPU; on the cuda backend
     // it serves the positional ones (BFS), the others pull with the device's own kernel.
-    constexpr bool rotate = rotating_pull_v<S>;
-    if (dir == Direction::pull && rotate && (!on_device || semiring_is_positional<S>())) {
-        input_bitmap<S>(ws, L.n_in);
-        rotate_pull<S>(L, lm, w.local_size(), ws, on_device, grid.cuda_device(), name);
-        // The rotation never computes a masked-out output.
-        if (move_into_output(w, accum, ws.t, d)) return;
-    } else {
+    // (Compiled only for the semirings that can take it.)
+    if constexpr (rotating_pull_v<S>) {
+        if (dir == Direction::pull && (!on_device || semiring_is_positional<S>())) {
+            input_bitmap<S>(ws, L.n_in);
+            rotate_pull<S>(L, lm, w.local_size(), ws, on_device, grid.cuda_device(), name);
+            // The rotation never computes a masked-out output.
+            if (!move_into_output(w, accum, ws.t, d)) apply_output_stage(w, lm, accum, ws.t, d);
+            return;
+        }
+    }
+    {
         ws.y.reset(L.n_out);
         if (on_device) {
             if constexpr (device_spmv_supported_v<S, U, T>) {

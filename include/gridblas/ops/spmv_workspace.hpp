@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gridblas/kernels/cpu/mask.hpp"
+#include "gridblas/kernels/cpu/spmspv_claim.hpp"
 #include "gridblas/kernels/cpu/spmspv_workspace.hpp"
 #include "gridblas/kernels/cpu/spmv_pull.hpp"
 #include "gridblas/kernels/cpu/view.hpp"
@@ -47,15 +48,15 @@ struct SpmvWorkspace {
     std::vector<lindex_t> in_ids;
     std::vector<X> in_vals;
     std::vector<int> counts;
-    SparseVector<X> x;        ///< push input (values)
-    SparseVector<Y> x_index;  ///< push input of a positional semiring (global indices)
-    BitmapVector<X> xb;       ///< pull input
+    SparseVector<X> x;   ///< push input (values)
+    BitmapVector<X> xb;  ///< pull input
     // output mask over the block (pull without rotation)
     std::vector<lindex_t> mask_ids;
     std::vector<lindex_t> mask_all;
     kernels::MaskStorage mask_bits;
     // local kernels
     kernels::SpmspvWorkspace<Y> spmspv;
+    kernels::ClaimWorkspace<Y> claim;  ///< push of a positional semiring (spmspv_claim.hpp)
     kernels::PullWorkspace<Y> pull;
     SparseVector<Y> y;
     kernels::OuterLookup lookup;

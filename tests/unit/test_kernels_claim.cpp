@@ -1,0 +1,129 @@
+// spmspv_claim (the one-pass push of the positional semirings) against a naive reference:
+// min_secondi exactly, any_secondi by validity, over DCSC (with and without lookup) and CSR
+// views, with and without a (complemented) mask, serially and with threads forced on.
+
+#include <gtest/gtest.h>
+#include <omp.h>
+
+#include <cstdint>
+#include <map>
+#include <random>
+#include <set>
+#include <span>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "gridblas/kernels/cpu/spmspv_claim.hpp"
+#include "gridblas/matrix/csr.hpp"
+#include "gridblas/matrix/dcsc.hpp"
+#include "gridblas/semirings/builtin.hpp"
+
+namespace {
+
+using namespace gridblas;
+using namespace gridblas::kernels;
+
+struct Case {
+    lindex_t n_out = 0, n_in = 0;  // outputs = rows (inner), inputs = columns (outer)
+    std::vector<lindex_t> r, c;
+};
+
+Case random_case(std::uint64_t seed, lindex_t n_out, lindex_t n_in, std::size_t nnz) {
+    Case k{n_out, n_in, {}, {}};
+    std::mt19937_64 rng(seed);
+    std::set<std::pair<lindex_t, lindex_t>> seen;
+    // A hub column reaching half the outputs, so that one column spans the threads' work.
+    for (lindex_t i = 0; i < n_out; i += 2) seen.insert({i, 0});
+    while (seen.size() < nnz) seen.insert({lindex_t(rng() % n_out), lindex_t(rng() % n_in)});
+    for (auto [i, j] : seen) {
+        k.r.push_back(i);
+        k.c.push_back(j);
+    }
+    return k;
+}
+
+template <class F>
+void claim_min(const CompressedView<Pattern>& view, const std::vector<lindex_t>& ids, F to_global,
+               const MaskView& mv, SparseVector<std::int64_t>& y,
+               ClaimWorkspace<std::int64_t>& ws) {
+    spmspv_claim<min_secondi<std::int64_t>>(view, std::span<const lindex_t>(ids), to_global, mv, y,
+                                            ws);
+}
+
+void check(const Case& k, const CompressedView<Pattern>& view, const std::string& what) {
+    std::mt19937_64 rng(5);
+    std::vector<lindex_t> ids;
+    for (lindex_t j = 0; j < k.n_in; ++j) {
+        if (rng() % 3 == 0) ids.push_back(j);
+    }
+    std::vector<std::uint64_t> mbits(bitmap_words(k.n_out), 0);
+    for (lindex_t i = 0; i < k.n_out; ++i) {
+        if (rng() % 4 == 0) mbits[i >> 6] |= std::uint64_t(1) << (i & 63);
+    }
+    auto to_global = [](lindex_t j) { return std::int64_t(j) * 3 + 7; };
+    for (int masked : {0, 1, 2}) {
+        MaskView mv = no_mask();
+        if (masked) mv = MaskView{mbits.data(), masked == 2};
+        // Reference: smallest to_global(j) over the chosen inputs reaching i, allowed i only.
+        std::map<lindex_t, std::int64_t> expect;
+        std::set<std::pair<lindex_t, lindex_t>> edges;
+        const std::set<lindex_t> in(ids.begin(), ids.end());
+        for (std::size_t e = 0; e < k.r.size(); ++e) {
+            edges.insert({k.r[e], k.c[e]});
+            if (!in.count(k.c[e]) || !mv.allows(k.r[e])) continue;
+            auto [it, fresh] = expect.insert({k.r[e], to_global(k.c[e])});
+            if (!fresh) it->second = std::min(it->second, to_global(k.c[e]));
+        }
+        for (std::size_t threads : {std::size_t(1), std::size_t(2)}) {
+            ClaimWorkspace<std::int64_t> ws;
+            ws.policy.max_threads = int(threads);
+            ws.policy.min_parallel_work = threads == 1 ? ~std::size_t(0) : 1;
+            for (int rep = 0; rep < 2; ++rep) {  // the second call reuses the workspace
+                SparseVector<std::int64_t> y;
+                claim_min(view, ids, to_global, mv, y, ws);
+                std::map<lindex_t, std::int64_t> got;
+                for (std::size_t q = 0; q < y.nvals(); ++q) {
+                    if (q > 0) {
+                        ASSERT_LT(y.indices()[q - 1], y.indices()[q]) << what;
+                    }
+                    got[y.indices()[q]] = y.values()[q];
+                }
+                EXPECT_EQ(got, expect) << what << " mask " << masked << " threads " << threads;
+            }
+            ClaimWorkspace<std::int64_t> wa;
+            wa.policy = ws.policy;
+            SparseVector<std::int64_t> ya;
+            spmspv_claim<any_secondi<std::int64_t>>(view, std::span<const lindex_t>(ids), to_global,
+                                                    mv, ya, wa);
+            ASSERT_EQ(ya.nvals(), expect.size()) << what;
+            for (std::size_t q = 0; q < ya.nvals(); ++q) {
+                const lindex_t i = ya.indices()[q];
+                ASSERT_TRUE(expect.count(i)) << what;
+                const std::int64_t g = ya.values()[q];
+                ASSERT_EQ((g - 7) % 3, 0) << what;
+                const lindex_t j = lindex_t((g - 7) / 3);
+                EXPECT_TRUE(in.count(j) && edges.count({i, j}))
+                    << what << ": output " << i << " names input " << j;
+            }
+        }
+    }
+}
+
+}  // namespace
+
+TEST(KernelsClaim, MatchesReferenceOnEveryView) {
+    for (auto [n_out, n_in, nnz] : {std::tuple<lindex_t, lindex_t, std::size_t>{3000, 2500, 40000},
+                                    {200, 9000, 3000},
+                                    {70, 5, 80}}) {
+        const Case k = random_case(n_out * 31 + n_in, n_out, n_in, nnz);
+        const ValueArray<Pattern> va(k.r.size());
+        // Push views: outer = input (column), inner = output (row).
+        const auto dcsc = Dcsc<Pattern>::from_tuples(k.n_out, k.n_in, k.r, k.c, va);
+        const auto lookup = make_lookup(dcsc);
+        const auto csr_t = Csr<Pattern>::from_tuples(k.n_in, k.n_out, k.c, k.r, va);
+        check(k, make_view(dcsc), "dcsc");
+        check(k, make_view(dcsc, &lookup), "dcsc+lookup");
+        check(k, make_view(csr_t), "csr(At)");
+    }
+}

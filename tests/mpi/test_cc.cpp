@@ -122,3 +122,20 @@ TEST(ConnectedComponents, ErrorsOnEveryRank) {
         grid->set_exec_backend(ExecBackend::cpu);
     }
 }
+
+TEST(ConnectedComponents, TinyGraphsWithEmptyPieces) {
+    // n below the rank count leaves some ranks without vertices.
+    for (gindex_t n : {1, 3, 5}) {
+        test::WeightedEdges e;
+        e.n = n;
+        if (n == 5) {
+            e.src = {4, 2}, e.dst = {2, 4}, e.w = {1.0, 1.0};
+        }
+        for (auto& grid : all_grids()) {
+            GraphOptions g;
+            g.symmetrize = false;
+            auto a = graph_from_edges(grid, n, e.src, e.dst, g);
+            check(*grid, a, e, {}, "tiny " + std::to_string(n));
+        }
+    }
+}

@@ -114,3 +114,15 @@ TEST(PageRank, ErrorsOnEveryRank) {
         grid->set_exec_backend(ExecBackend::cpu);
     }
 }
+
+TEST(PageRank, EdgelessGraphWithEmptyPieces) {
+    // Every vertex dangling; n below the rank count leaves some ranks without vertices.
+    for (gindex_t n : {1, 3}) {
+        test::WeightedEdges e;
+        e.n = n;
+        for (auto& grid : all_grids()) {
+            auto a = graph_from_edges(grid, n, {}, {});
+            check(*grid, a, e, 5, "edgeless " + std::to_string(n));
+        }
+    }
+}

@@ -130,3 +130,22 @@ TEST(Sssp, ErrorsOnEveryRank) {
         grid->set_exec_backend(ExecBackend::cpu);
     }
 }
+
+TEST(Sssp, TinyGraphsWithEmptyPieces) {
+    // n below the rank count leaves some ranks without vertices.
+    for (gindex_t n : {1, 3, 5}) {
+        test::WeightedEdges e;
+        e.n = n;
+        if (n == 5) e.src = {4, 2, 2}, e.dst = {2, 0, 3}, e.w = {0.5, 2.0, 1.0};
+        for (auto& grid : all_grids()) {
+            ValueArray<double> w;
+            std::vector<gindex_t> s, d;
+            if (grid->rank() == 0) {
+                s = e.src, d = e.dst;
+                for (double x : e.w) w.push_back(x);
+            }
+            auto a = DistMatrix<double>::from_tuples(grid, n, n, s, d, w);
+            check(*grid, a, e, n - 1, 0.0, "tiny " + std::to_string(n));
+        }
+    }
+}

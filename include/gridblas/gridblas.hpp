@@ -3,6 +3,9 @@
 /// @brief Umbrella header: one include gives the whole public API of gridblas.
 
 #include "gridblas/algorithms/bfs.hpp"
+#include "gridblas/algorithms/connected_components.hpp"
+#include "gridblas/algorithms/pagerank.hpp"
+#include "gridblas/algorithms/sssp.hpp"
 #include "gridblas/comm/communicator.hpp"
 #include "gridblas/config.hpp"
 #include "gridblas/core/collective_check.hpp"
@@ -23,6 +26,7 @@
 #include "gridblas/matrix/generators.hpp"
 #include "gridblas/matrix/graph_builders.hpp"
 #include "gridblas/matrix/matrix_market.hpp"
+#include "gridblas/matrix/weighted_graphs.hpp"
 #include "gridblas/ops/apply.hpp"
 #include "gridblas/ops/assign.hpp"
 #include "gridblas/ops/descriptor.hpp"

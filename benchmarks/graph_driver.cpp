@@ -1,0 +1,341 @@
+// gridblas-graph: runs one graph algorithm of the library (connected components, PageRank,
+// SSSP) on a Matrix Market file or a generated Kronecker graph, times it over --trials runs
+// after an untimed warm-up, validates SSSP, and writes one line per vertex. See --help.
+
+#include <mpi.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/cli.hpp"
+#include "common/graph500_stats.hpp"
+#include "common/mpi_main.hpp"
+#include "gridblas/algorithms/connected_components.hpp"
+#include "gridblas/algorithms/pagerank.hpp"
+#include "gridblas/algorithms/sssp.hpp"
+#include "gridblas/config.hpp"
+#include "gridblas/matrix/graph_builders.hpp"
+#include "gridblas/matrix/weighted_graphs.hpp"
+#include "gridblas/ops/apply.hpp"
+
+using namespace gridblas;
+
+namespace {
+
+const char* kHelp = R"(gridblas-graph: run a graph algorithm of gridblas
+
+Usage: gridblas-graph ALGO [options]
+ALGO:
+  cc                   connected components (FastSV): vertex -> smallest vertex id of its
+                       component (weakly connected components with --directed)
+  pagerank             PageRank, LDBC Graphalytics definition (dangling rank spread evenly)
+  sssp                 single-source shortest paths, delta-stepping; validated after each run
+  (tc, lcc, bc, msbfs are not yet implemented)
+Graph (one of):
+  --file PATH          Matrix Market file (symmetrised unless --directed); sssp reads its
+                       real/integer values as weights (pattern files: weight 1)
+  --directed           keep the file's edge directions
+  --scale S            Kronecker graph with 2^S vertices (Graph500 generator)
+  --edgefactor E       edges per vertex (default 16)
+  --seed X             generator seed (default 1)
+  --weighted           sssp on --scale: Graph500 weights, uniform in [0, 1) (default: 1)
+Algorithm:
+  --source S           sssp source vertex, 0-based (default 0)
+  --delta D            sssp bucket width (default: max weight / average degree)
+  --iterations K       pagerank iterations (default 100)
+  --tolerance T        pagerank: stop once the L1 change is <= T (default 0: run all)
+  --damping D          pagerank damping factor (default 0.85)
+Run:
+  --trials N           timed runs after one untimed warm-up (default 1)
+  --no-validate        skip the sssp validation
+  --output FILE        one line per vertex: "vertex value" (cc: component, pagerank: rank),
+                       sssp: "vertex distance parent" with inf / -1 where unreached
+  --json FILE          configuration, times and result summary as JSON
+Execution:
+  --grid RxC           process grid (default: most square)
+  --threads T          OpenMP threads per rank
+  --help
+)";
+
+const std::set<std::string> kImplemented{"cc", "pagerank", "sssp"};
+const std::set<std::string> kPlanned{"tc", "lcc", "bc", "msbfs"};
+
+/// Every rank's (vertex, value) rows, on rank 0 only, sorted by vertex. Collective.
+template <class T>
+std::vector<std::pair<gindex_t, T>> gather_rows(ProcessGrid& grid, gindex_t begin,
+                                                const std::vector<T>& piece) {
+    struct Row {
+        gindex_t v;
+        T x;
+    };
+    std::vector<Row> mine(piece.size()), all;
+    for (std::size_t k = 0; k < piece.size(); ++k) mine[k] = {begin + gindex_t(k), piece[k]};
+    std::vector<int> counts(std::size_t(grid.size()), 0), recv_counts;
+    counts[0] = int(mine.size());
+    grid.world().alltoallv(std::span<const Row>(mine), std::span<const int>(counts), all,
+                           recv_counts, "output");
+    std::vector<std::pair<gindex_t, T>> out;
+    for (const Row& r : all) out.emplace_back(r.v, r.x);
+    std::sort(out.begin(), out.end(),
+              [](const auto& a, const auto& b) { return a.first < b.first; });
+    return out;
+}
+
+std::string real_text(double x) {
+    if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17g", x);
+    return buf;
+}
+
+std::ofstream open_output(const std::string& path) {
+    std::ofstream f(path);
+    if (!f) throw IoError("cannot write " + path);
+    return f;
+}
+
+void print_times(const bench::Summary& s) {
+    std::printf(
+        "min_time: %.6g\nfirstquartile_time: %.6g\nmedian_time: %.6g\nthirdquartile_time: "
+        "%.6g\nmax_time: %.6g\nmean_time: %.6g\nstddev_time: %.6g\n",
+        s.min, s.firstquartile, s.median, s.thirdquartile, s.max, s.mean, s.stddev);
+}
+
+/// What one run reports besides its time.
+struct RunSummary {
+    std::string json;  // "key":value pairs
+    std::string text;  // "key: value" lines
+};
+
+int run(int argc_all, char** argv_all, int world_rank) {
+    if (argc_all >= 2 &&
+        (std::string(argv_all[1]) == "--help" || std::string(argv_all[1]) == "-h")) {
+        if (world_rank == 0) std::fputs(kHelp, stdout);
+        return 0;
+    }
+    if (argc_all < 2 || std::string(argv_all[1]).rfind("--", 0) == 0) {
+        throw std::invalid_argument("missing ALGO (one of cc, pagerank, sssp; see --help)");
+    }
+    const std::string algo = argv_all[1];
+    if (kPlanned.count(algo)) {
+        throw NotSupported("ALGO '" + algo +
+                           "' is not yet implemented (implemented: cc, pagerank, sssp)");
+    }
+    if (!kImplemented.count(algo)) {
+        throw std::invalid_argument("unknown ALGO '" + algo +
+                                    "' (expected cc, pagerank or sssp; tc, lcc, bc and msbfs "
+                                    "are not yet implemented)");
+    }
+    // The options follow ALGO; the parser sees them as a program's arguments.
+    const int argc = argc_all - 1;
+    char** argv = argv_all + 1;
+    bench::Cli cli(argc, argv,
+                   {"file", "scale", "edgefactor", "seed", "source", "delta", "iterations",
+                    "tolerance", "damping", "trials", "output", "json", "grid", "threads"},
+                   {"directed", "weighted", "no-validate", "help"});
+    if (cli.has("help")) {
+        if (world_rank == 0) std::fputs(kHelp, stdout);
+        return 0;
+    }
+    const bool from_file = cli.has("file");
+    if (from_file == cli.has("scale")) {
+        throw std::invalid_argument("give one graph: --file PATH or --scale S");
+    }
+    if (from_file && (cli.has("edgefactor") || cli.has("weighted"))) {
+        throw std::invalid_argument("--edgefactor and --weighted go with --scale, not --file");
+    }
+    if (algo != "sssp" && (cli.has("source") || cli.has("delta") || cli.has("weighted"))) {
+        throw std::invalid_argument("--source, --delta and --weighted apply to sssp only");
+    }
+    if (algo != "pagerank" &&
+        (cli.has("iterations") || cli.has("tolerance") || cli.has("damping"))) {
+        throw std::invalid_argument(
+            "--iterations, --tolerance and --damping apply to pagerank only");
+    }
+    KroneckerParams kp;
+    kp.scale = int(cli.integer("scale", 16, 1, 40));
+    kp.edgefactor = int(cli.integer("edgefactor", 16, 1, 1024));
+    kp.seed = std::uint64_t(cli.integer("seed", 1, 0, std::int64_t(1) << 62));
+    const int trials = int(cli.integer("trials", 1, 1, 1 << 20));
+    const gindex_t source = cli.integer("source", 0, 0, std::int64_t(1) << 62);
+    SsspOptions so;
+    so.delta = cli.real("delta", 0.0);
+    PageRankOptions po;
+    po.iterations = int(cli.integer("iterations", 100, 0, 1 << 30));
+    po.tolerance = cli.real("tolerance", 0.0);
+    po.damping = cli.real("damping", 0.85);
+    if (cli.has("threads")) omp_set_num_threads(int(cli.integer("threads", 1, 1, 4096)));
+    GraphOptions go;
+    go.symmetrize = !cli.has("directed");
+    int pr = 0, pc = 0;
+    if (cli.has("grid")) {
+        const std::string g = cli.str("grid", "");
+        if (std::sscanf(g.c_str(), "%dx%d", &pr, &pc) != 2 || pr <= 0 || pc <= 0) {
+            throw std::invalid_argument("option --grid: '" + g + "' is not RxC");
+        }
+    }
+    auto grid = ProcessGrid::create(MPI_COMM_WORLD, pr, pc);
+    const bool root0 = grid->rank() == 0;
+    const std::string path = cli.str("file", "");
+
+    // Construction.
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = MPI_Wtime();
+    DistMatrix<Pattern> a;
+    DistMatrix<double> aw;
+    if (algo == "sssp") {
+        if (from_file) {
+            aw = read_weighted_graph_matrix_market(grid, path, go);
+        } else {
+            aw = weighted_kronecker_graph(grid, kp, go);
+            if (!cli.has("weighted")) aw = apply(aw, [](double) { return 1.0; });
+        }
+    } else {
+        a = from_file ? read_graph_matrix_market(grid, path, go) : kronecker_graph(grid, kp, go);
+    }
+    const double construction =
+        grid->world().allreduce(MPI_Wtime() - t0, comm::ReduceOp::max, "construction");
+    const gindex_t n = algo == "sssp" ? aw.nrows() : a.nrows();
+    const gindex_t nnz = algo == "sssp" ? aw.nvals() : a.nvals();
+    if (algo == "sssp" && source >= n) {
+        throw IndexOutOfBounds("--source " + std::to_string(source) +
+                               " is not a vertex (the graph has " + std::to_string(n) + ")");
+    }
+    if (root0) {
+        std::fprintf(stderr,
+                     "gridblas-graph: %lld vertices, %lld stored entries, built in %.2f s\n",
+                     (long long)n, (long long)nnz, construction);
+    }
+
+    // One run of the algorithm; the last result is kept for the output.
+    CcResult cc;
+    PageRankResult prr;
+    SsspResult sp;
+    std::uint64_t failures = 0;
+    const bool validate = !cli.has("no-validate");
+    auto once = [&]() -> double {
+        if (algo == "cc") {
+            CcOptions o;
+            o.symmetric = go.symmetrize;
+            cc = connected_components(a, o);
+            return cc.seconds;
+        }
+        if (algo == "pagerank") {
+            prr = pagerank(a, po);
+            return prr.seconds;
+        }
+        sp = sssp(aw, source, so);
+        return sp.seconds;
+    };
+    once();  // untimed warm-up
+    std::vector<double> times;
+    for (int k = 0; k < trials; ++k) {
+        times.push_back(once());
+        if (algo == "sssp" && validate) {
+            const SsspValidation v = validate_sssp(aw, sp);
+            if (!v.ok()) {
+                ++failures;
+                if (root0) std::fprintf(stderr, "run %d: %s\n", k, v.summary().c_str());
+            }
+        }
+    }
+
+    RunSummary rs;
+    {
+        std::ostringstream j, t;
+        if (algo == "cc") {
+            j << "\"components\":" << cc.components << ",\"iterations\":" << cc.iterations;
+            t << "components: " << cc.components << "\niterations: " << cc.iterations << '\n';
+        } else if (algo == "pagerank") {
+            j << "\"iterations\":" << prr.iterations << ",\"residual\":" << prr.residual;
+            t << "iterations: " << prr.iterations << "\nresidual: " << prr.residual << '\n';
+        } else {
+            j << "\"source\":" << source << ",\"reached\":" << sp.reached
+              << ",\"delta\":" << sp.delta << ",\"buckets\":" << sp.buckets
+              << ",\"rounds\":" << sp.rounds;
+            t << "source: " << source << "\nreached: " << sp.reached << "\ndelta: " << sp.delta
+              << "\nbuckets: " << sp.buckets << "\nrounds: " << sp.rounds << '\n';
+        }
+        rs.json = j.str();
+        rs.text = t.str();
+    }
+
+    if (cli.has("output")) {
+        const std::string out = cli.str("output", "");
+        if (algo == "cc") {
+            const auto rows = gather_rows(*grid, cc.local_begin, cc.component);
+            if (root0) {
+                auto f = open_output(out);
+                for (const auto& [v, c] : rows) f << v << ' ' << c << '\n';
+                if (!f) throw IoError("error writing " + out);
+            }
+        } else if (algo == "pagerank") {
+            const auto rows = gather_rows(*grid, prr.local_begin, prr.rank);
+            if (root0) {
+                auto f = open_output(out);
+                for (const auto& [v, x] : rows) f << v << ' ' << real_text(x) << '\n';
+                if (!f) throw IoError("error writing " + out);
+            }
+        } else {
+            const auto d = gather_rows(*grid, sp.local_begin, sp.distance);
+            const auto p = gather_rows(*grid, sp.local_begin, sp.parent);
+            if (root0) {
+                auto f = open_output(out);
+                for (std::size_t k = 0; k < d.size(); ++k) {
+                    f << d[k].first << ' ' << real_text(d[k].second) << ' ' << p[k].second << '\n';
+                }
+                if (!f) throw IoError("error writing " + out);
+            }
+        }
+    }
+
+    const bench::Summary ts = bench::summarize(times);
+    if (root0) {
+        std::printf("algorithm: %s\ngraph: %s\n", algo.c_str(),
+                    from_file ? path.c_str() : "kronecker");
+        std::printf("SCALE: %d\nedgefactor: %d\ntrials: %d\n", from_file ? 0 : kp.scale,
+                    from_file ? 0 : kp.edgefactor, trials);
+        std::printf("num_mpi_processes: %d\ngrid: %dx%d\nthreads: %d\n", grid->size(), grid->pr(),
+                    grid->pc(), omp_get_max_threads());
+        std::printf("construction_time: %.6g\nvertices: %lld\nstored_entries: %lld\n", construction,
+                    (long long)n, (long long)nnz);
+        std::fputs(rs.text.c_str(), stdout);
+        print_times(ts);
+        if (algo == "sssp") {
+            std::printf("validation: %s\n",
+                        validate ? (failures ? "FAILED" : "passed") : "skipped");
+        }
+    }
+    if (cli.has("json") && root0) {
+        std::ofstream j(cli.str("json", ""));
+        if (!j) throw IoError("cannot write " + cli.str("json", ""));
+        j << "{\"program\":\"gridblas-graph\",\"version\":\"" << GRIDBLAS_VERSION_STRING
+          << "\",\"algorithm\":\"" << algo << "\",\"graph\":{\"source\":\""
+          << (from_file ? path : "kronecker") << "\",\"scale\":" << kp.scale
+          << ",\"edgefactor\":" << kp.edgefactor << ",\"seed\":" << kp.seed << ",\"vertices\":" << n
+          << ",\"stored_entries\":" << nnz
+          << ",\"symmetric\":" << (go.symmetrize ? "true" : "false")
+          << "},\"config\":{\"ranks\":" << grid->size() << ",\"grid\":\"" << grid->pr() << 'x'
+          << grid->pc() << "\",\"threads\":" << omp_get_max_threads() << ",\"trials\":" << trials
+          << "},\"construction_seconds\":" << construction << ",\"result\":{" << rs.json
+          << "},\"time\":{\"min\":" << ts.min << ",\"median\":" << ts.median
+          << ",\"max\":" << ts.max << ",\"mean\":" << ts.mean << ",\"stddev\":" << ts.stddev
+          << "},\"validation_failures\":" << failures << "}\n";
+    }
+    return failures ? 2 : 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    return gridblas::bench::mpi_main(argc, argv, "gridblas-graph", run);
+}

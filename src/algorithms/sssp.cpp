@@ -30,9 +30,6 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 struct DistanceVia {
     double d;
     gindex_t via;
-    // vxm's rotating pull (semirings with an early exit only) is compiled for every
-    // semiring and casts candidates to an index; min_plus_via never takes that path.
-    explicit operator gindex_t() const { return via; }
 };
 
 /// (min, +) on (distance, vertex) pairs: the product adds the edge weight to the distance

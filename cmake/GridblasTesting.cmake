@@ -6,6 +6,9 @@
 #       an MPI test executable with the MPI gtest main, registered once per rank count as
 #       <name>.np<n> run under mpirun (label "mpi"). Rank counts above GRIDBLAS_MPI_MAX_NP are
 #       left out; counts above the core count run oversubscribed.
+#
+# Both put tests/ on the include path, so a suite includes the shared serial oracles as
+# "reference/....hpp" (tests/reference/).
 find_package(GTest REQUIRED)
 # Eigen is the reference oracle of the tests.
 find_package(Eigen3 3.3 REQUIRED NO_MODULE)
@@ -26,6 +29,7 @@ function(gridblas_add_unit_test name)
   cmake_parse_arguments(ARG "" "" "SOURCES;LIBS" ${ARGN})
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} gridblas_options GTest::gtest_main)
+  target_include_directories(${name} PRIVATE "${PROJECT_SOURCE_DIR}/tests")
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES LABELS unit TIMEOUT 300
                        ENVIRONMENT "${GRIDBLAS_MPIEXEC_ENV}")
@@ -38,6 +42,7 @@ function(gridblas_add_mpi_test name)
   endif()
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_LIBS} gridblas_test_mpi_main gridblas_options)
+  target_include_directories(${name} PRIVATE "${PROJECT_SOURCE_DIR}/tests")
   foreach(np IN LISTS ARG_NP)
     if(np GREATER GRIDBLAS_MPI_MAX_NP)
       continue()

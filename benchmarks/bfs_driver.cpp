@@ -39,8 +39,13 @@ Graph (one of):
   --scale S            Kronecker graph with 2^S vertices (default 16)
   --edgefactor E       edges per vertex (default 16)
   --seed X             generator and search-key seed (default 1)
-  --file PATH          read a Matrix Market graph instead (symmetrised unless --directed)
-  --directed           keep the file's edge directions
+  --file PATH          read a Matrix Market graph instead, as the file declares it: a
+                       `general` file is a directed graph (row i, column j is the edge
+                       i -> j), a `symmetric` or `skew-symmetric` one an undirected graph
+  --symmetrize         search the undirected graph: add j -> i for every edge i -> j
+  --directed           keep the edge directions: the default for a `general` file; a
+                       directed Kronecker graph; a symmetric file is read as the arcs
+                       i -> j and j -> i (TEPS then count arcs)
   --relabel            store the graph under a random vertex relabelling (load balance;
                        results are reported in the original ids)
 Run:
@@ -201,11 +206,12 @@ std::string counters_json(const comm::Communicator& c) {
 }
 
 int run(int argc, char** argv, int world_rank) {
-    bench::Cli cli(argc, argv,
-                   {"scale", "edgefactor", "seed", "file", "roots", "root", "output", "json",
-                    "grid", "threads", "direction", "alpha", "beta", "parents", "comm", "fanout",
-                    "wire", "local-format", "backend"},
-                   {"directed", "relabel", "no-validate", "levels", "cuda-dist", "help"});
+    bench::Cli cli(
+        argc, argv,
+        {"scale", "edgefactor", "seed", "file", "roots", "root", "output", "json", "grid",
+         "threads", "direction", "alpha", "beta", "parents", "comm", "fanout", "wire",
+         "local-format", "backend"},
+        {"directed", "symmetrize", "relabel", "no-validate", "levels", "cuda-dist", "help"});
     if (cli.has("help")) {
         if (world_rank == 0) std::fputs(kHelp, stdout);
         return 0;
@@ -213,6 +219,9 @@ int run(int argc, char** argv, int world_rank) {
     const bool from_file = cli.has("file");
     if (from_file && (cli.has("scale") || cli.has("edgefactor"))) {
         throw std::invalid_argument("--file cannot be combined with --scale/--edgefactor");
+    }
+    if (cli.has("directed") && cli.has("symmetrize")) {
+        throw std::invalid_argument("--directed and --symmetrize contradict each other");
     }
     if (cli.has("output") && !cli.has("root")) {
         throw std::invalid_argument("--output needs --root R");
@@ -234,7 +243,7 @@ int run(int argc, char** argv, int world_rank) {
     co.fanout = int(cli.integer("fanout", 2, 2, 1024));
     GraphOptions go;
     go.format = parse_local_format(cli.str("local-format", "dcsc"));
-    go.symmetrize = !cli.has("directed");
+    go.symmetrize = !cli.has("directed");  // a file's own declaration is read below
     go.relabel = cli.has("relabel");
     go.relabel_seed = kp.seed;
     const std::string backend = cli.str("backend", "cpu");
@@ -260,17 +269,32 @@ int run(int argc, char** argv, int world_rank) {
         throw CudaError("--backend cuda: " + cuda_unavailable_reason());
     }
 
+    // A file is read as it declares itself unless --directed or --symmetrize says otherwise.
+    const std::string file = cli.str("file", "");
+    MatrixMarketHeader header;
+    if (from_file) {
+        header = read_matrix_market_header(*grid, file);
+        go.symmetrize = cli.has("symmetrize") ||
+                        (!cli.has("directed") && header.symmetry != MatrixMarketSymmetry::general);
+    }
+
     // Kernel 1: construction.
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
     if (root0) std::fprintf(stderr, "gridblas-bfs: building the graph...\n");
-    DistMatrix<Pattern> a = from_file ? read_graph_matrix_market(grid, cli.str("file", ""), go)
-                                      : kronecker_graph(grid, kp, go);
+    DistMatrix<Pattern> a =
+        from_file ? read_graph_matrix_market(grid, file, go) : kronecker_graph(grid, kp, go);
     BfsSolver solver(a, bo);
     const double construction =
         grid->world().allreduce(MPI_Wtime() - t0, comm::ReduceOp::max, "k1");
     const gindex_t n = a.nrows();
     const gindex_t nnz = a.nvals();
+    // Self-loops are dropped, so an undirected graph stores each edge twice.
+    const gindex_t nedges = go.symmetrize ? nnz / 2 : nnz;
+    const std::string graph_name = from_file ? file
+                                             : "kronecker SCALE " + std::to_string(kp.scale) +
+                                                   " edgefactor " + std::to_string(kp.edgefactor) +
+                                                   " seed " + std::to_string(kp.seed);
     if (root0) {
         std::fprintf(stderr, "gridblas-bfs: %lld vertices, %lld stored entries, built in %.2f s\n",
                      (long long)n, (long long)nnz, construction);
@@ -359,8 +383,10 @@ int run(int argc, char** argv, int world_rank) {
     const bench::Summary ts = bench::summarize(times), rs = bench::summarize(teps);
     if (root0) {
         if (cli.has("levels")) print_levels(searches.front().levels);
-        std::printf("SCALE: %d\nedgefactor: %d\nNBFS: %zu\n", from_file ? 0 : kp.scale,
-                    from_file ? 0 : kp.edgefactor, searches.size());
+        std::printf("graph: %s, %s, %lld vertices, %lld edges\n", graph_name.c_str(),
+                    go.symmetrize ? "undirected" : "directed", (long long)n, (long long)nedges);
+        if (!from_file) std::printf("SCALE: %d\nedgefactor: %d\n", kp.scale, kp.edgefactor);
+        std::printf("NBFS: %zu\n", searches.size());
         std::printf("graph_generation: %.6g\nnum_mpi_processes: %d\ngrid: %dx%d\nthreads: %d\n",
                     construction, grid->size(), grid->pr(), grid->pc(), omp_get_max_threads());
         std::printf("construction_time: %.6g\n", construction);
@@ -383,10 +409,15 @@ int run(int argc, char** argv, int world_rank) {
         std::ofstream j(cli.str("json", ""));
         if (!j) throw IoError("cannot write " + cli.str("json", ""));
         j << "{\"program\":\"gridblas-bfs\",\"version\":\"" << GRIDBLAS_VERSION_STRING << "\""
-          << ",\"graph\":{\"source\":\"" << (from_file ? cli.str("file", "") : "kronecker")
-          << "\",\"scale\":" << kp.scale << ",\"edgefactor\":" << kp.edgefactor
-          << ",\"seed\":" << kp.seed << ",\"vertices\":" << n << ",\"stored_entries\":" << nnz
-          << ",\"symmetric\":" << (go.symmetrize ? "true" : "false") << "}"
+          << ",\"graph\":{\"source\":\"" << (from_file ? file : "kronecker") << '"';
+        if (from_file) {
+            j << ",\"declared_symmetry\":\"" << to_string(header.symmetry) << '"';
+        } else {
+            j << ",\"scale\":" << kp.scale << ",\"edgefactor\":" << kp.edgefactor
+              << ",\"seed\":" << kp.seed;
+        }
+        j << ",\"directed\":" << (go.symmetrize ? "false" : "true") << ",\"vertices\":" << n
+          << ",\"edges\":" << nedges << ",\"stored_entries\":" << nnz << "}"
           << ",\"config\":{\"ranks\":" << grid->size() << ",\"grid\":\"" << grid->pr() << 'x'
           << grid->pc() << "\",\"threads\":" << omp_get_max_threads() << ",\"direction\":\""
           << to_string(bo.direction) << "\",\"parents\":\"" << to_string(bo.parents)

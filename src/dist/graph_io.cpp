@@ -1,5 +1,6 @@
 // read_graph_matrix_market: a BFS graph from a Matrix Market file, streamed by rank 0 in
-// chunks, prepared (symmetrised, self-loops dropped) chunk by chunk and routed to the owners.
+// chunks, prepared (symmetrised, self-loops dropped) chunk by chunk and routed to the owners;
+// and read_matrix_market_header, the file's header on every rank.
 
 #include "gridblas/matrix/graph_builders.hpp"
 
@@ -14,6 +15,20 @@ DistMatrix<Pattern> read_graph_matrix_market(std::shared_ptr<ProcessGrid> grid,
             vals.resize(rows.size());
         },
         KeepLast{});
+}
+
+MatrixMarketHeader read_matrix_market_header(ProcessGrid& grid, const std::string& path, int root) {
+    comm::Communicator& world = grid.world();
+    MatrixMarketHeader header;
+    detail::run_collectively(world, [&] {
+        if (root < 0 || root >= world.size()) {
+            throw IndexOutOfBounds("read_matrix_market_header: root rank " + std::to_string(root) +
+                                   " of " + std::to_string(world.size()));
+        }
+        if (world.rank() == root) header = MatrixMarketReader(path).header();
+    });
+    world.broadcast(std::span<MatrixMarketHeader>(&header, 1), root, "read-matrix-market");
+    return header;
 }
 
 }  // namespace gridblas

@@ -41,7 +41,8 @@ Graph (one of):
   --seed X             generator and search-key seed (default 1)
   --file PATH          read a Matrix Market graph instead, as the file declares it: a
                        `general` file is a directed graph (row i, column j is the edge
-                       i -> j), a `symmetric` or `skew-symmetric` one an undirected graph
+                       i -> j), a `symmetric` or `skew-symmetric` one an undirected graph;
+                       self-loops are dropped and a repeated entry is one edge
   --symmetrize         search the undirected graph: add j -> i for every edge i -> j
   --directed           keep the edge directions: the default for a `general` file; a
                        directed Kronecker graph; a symmetric file is read as the arcs

@@ -6,7 +6,8 @@
 // set split among owner ranks) and `fold` (reduce_scatter_pairs of (id, parent) pairs with
 // min, the fold of vxm). It reports messages per rank, bytes on the wire and raw bytes (summed
 // over ranks) and the time per call (slowest rank, mean over repetitions after a warm-up),
-// after seeds 000 (butterfly vs all-to-all message counts) and 001/003 (compressed frontiers).
+// after Green 2021 (butterfly vs all-to-all message counts) and Bisson et al. 2016 / Young et
+// al. 2016 (compressed frontiers); see References in README.md.
 
 #include <mpi.h>
 

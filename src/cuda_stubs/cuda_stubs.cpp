@@ -1,9 +1,9 @@
 // The CUDA backend's entry points for a build without CUDA (GRIDBLAS_WITH_CUDA=OFF, or AUTO
 // with no nvcc): the same symbols as src/cuda, so that everything links, with bodies that
 // throw NotCompiled. cuda_device_count() returns 0, so callers that check it first never
-// reach the throwing paths. This is Ginkgo's "device hooks" pattern (core/device_hooks; see
-// notes/anchor-aesthetics.md). Objects that hold no device memory (default-constructed
-// containers, a Workspace) can still be created and destroyed.
+// reach the throwing paths. This is the "device hooks" pattern of the Ginkgo library (Anzt
+// et al. 2022; see References in README.md). Objects that hold no device memory
+// (default-constructed containers, a Workspace) can still be created and destroyed.
 
 #include <memory>
 #include <string>

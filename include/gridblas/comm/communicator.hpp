@@ -14,9 +14,9 @@
 ///
 /// **Butterfly for any rank count.** Round i (i = 0 .. ceil(log_k p) - 1) uses the stride
 /// s = k^i; rank r talks to the ranks r +- j*s (mod p) for j = 1 .. k-1 with j*s < p. For
-/// p = k^d this is d rounds of k-1 messages per rank, the radix-k butterfly of seed 000; for
-/// other p the same cyclic (Bruck-style) partners keep every rank at <= k-1 messages sent and
-/// received per round, so there is no hot-spot rank (every rank sends the same number of
+/// p = k^d this is d rounds of k-1 messages per rank, the radix-k butterfly of Green 2021; for
+/// other p the same cyclic partners (as in Bruck et al. 1997) keep every rank at <= k-1 messages
+/// sent and received per round, so there is no hot-spot rank (every rank sends the same number of
 /// messages). Allgathers send only what the partner lacks in the last round; set unions merge
 /// and de-duplicate at every hop (and in the last round send a partner only the union of the
 /// ranks it lacks); personalised exchanges route each block along the base-k digits of

@@ -5,6 +5,7 @@
 # undirected), the `graph:` header line checked, and the run validated.
 #
 # usage: bfs_file_cli.sh MPIEXEC NP GRIDBLAS_BFS CHECKER FILE ROOT MODE WORKDIR [ARGS...]
+# GRIDBLAS_MPIEXEC_OVERSUBSCRIBE (set by ctest): the launcher's oversubscription option.
 set -u
 mpiexec=$1 np=$2 bfs=$3 checker=$4 file=$5 root=$6 mode=$7 work=$8
 shift 8
@@ -12,7 +13,7 @@ mkdir -p "$work"
 levels="$work/levels.txt"
 log="$work/stdout.txt"
 rm -f "$levels" "$log"
-timeout 120 "$mpiexec" -np "$np" --oversubscribe --bind-to none "$bfs" --file "$file" \
+timeout 120 "$mpiexec" -np "$np" ${GRIDBLAS_MPIEXEC_OVERSUBSCRIBE-} --bind-to none "$bfs" --file "$file" \
     --root "$root" --output "$levels" "$@" >"$log"
 rc=$?
 cat "$log"

@@ -186,7 +186,12 @@ public:
     template <class T>
     void broadcast(std::span<T> data, int root, const char* site);
 
-    /// Sparse reduce-scatter with a monoid: the "fold" of vxm / mxv.
+    /// Sparse reduce-scatter with a monoid: a fold that combines partial results on their
+    /// way to the owner (gridblas-comm-bench times it as `fold`). vxm / mxv do not call it:
+    /// their fold sends every (index, value) pair to its owner with alltoallv and combines
+    /// with the semiring's add there (include/gridblas/ops/spmv.hpp), which is what the
+    /// butterfly's in-transit combination would save bytes on when many ranks hit the same
+    /// ids.
     ///
     /// `ids` / `values` hold, for each destination rank r in turn, `send_counts[r]` pairs
     /// (id, value) with strictly increasing ids below `universe` (ids are local to the

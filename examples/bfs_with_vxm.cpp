@@ -2,9 +2,11 @@
 // would write it in GraphBLAS, checked against the library's own gridblas::bfs.
 //
 // Each level is one masked vector-matrix product:
-//     next⟨¬parent, structural, replace⟩ = frontierᵀ min.select2nd A
-// The frontier carries its own vertex ids, so every newly found vertex receives the smallest
-// id among its frontier neighbours: its parent. The mask keeps visited vertices out.
+//     next⟨¬parent, structural, replace⟩ = frontierᵀ min.secondi A
+// min_secondi is a positional semiring: the product of an edge u -> v is u's own index, so
+// every newly found vertex receives the smallest id among its frontier neighbours: its
+// parent. The frontier's values are never read. The mask keeps visited vertices out. This is
+// exactly the vxm that gridblas::bfs runs for each level.
 //
 // Run: mpirun -np 4 ./bfs_with_vxm   (any rank count works; 4 gives a 2 x 2 grid)
 
@@ -16,7 +18,6 @@
 #include "gridblas/algorithms/bfs.hpp"
 #include "gridblas/gridblas.hpp"
 #include "gridblas/matrix/graph_builders.hpp"
-#include "gridblas/ops/apply.hpp"
 #include "gridblas/ops/assign.hpp"
 #include "gridblas/ops/spmv.hpp"
 
@@ -39,11 +40,8 @@ void bfs_with_vxm(const DistMatrix<Pattern>& a, gindex_t root, DistVector<gindex
     const Descriptor unvisited{.mask_complement = true, .mask_structural = true, .replace = true};
     const Descriptor found{.mask_structural = true};
     for (gindex_t depth = 1; frontier.nvals() > 0; ++depth) {
-        // Each frontier vertex carries its own id ...
-        apply_index(
-            frontier, no_mask, no_accum, [](gindex_t i, gindex_t) { return i; }, frontier);
-        // ... so next(v) = min { u in frontier : u -> v }, for unvisited v only.
-        vxm(frontier, parent, no_accum, select2nd_min<gindex_t>{}, frontier, a, unvisited);
+        // next(v) = min { u in frontier : u -> v }, for unvisited v only.
+        vxm(frontier, parent, no_accum, min_secondi<gindex_t>{}, frontier, a, unvisited);
         // Record the new vertices' parents and level.
         assign(parent, frontier, no_accum, frontier, found);
         assign_scalar(level, frontier, no_accum, depth, found);

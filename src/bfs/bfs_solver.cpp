@@ -1,13 +1,14 @@
 // BfsSolver: the level loop of direction-optimising BFS (Beamer, Asanović & Patterson,
-// SC'12) over a 2D-distributed matrix, with per-level statistics. The top-down step is a
-// vxm (top_down.cpp), the bottom-up step the rotating masked pull of seed 002 Algorithm 4
-// (bottom_up.cpp).
+// "Direction-optimizing breadth-first search", SC 2012) over a 2D-distributed matrix, with
+// per-level statistics. Each level is one vxm (level_step.cpp): its push is the top-down
+// step, its rotating pull the bottom-up step.
+
+#include <omp.h>
 
 #include <algorithm>
 #include <string>
 
 #include "bfs/bfs_impl.hpp"
-#include "bfs/bottom_up_device.hpp"
 #include "gridblas/core/collective_check.hpp"
 #include "gridblas/core/error.hpp"
 
@@ -58,6 +59,18 @@ void check_options(const BfsOptions& o) {
 }
 }  // namespace
 
+namespace {
+/// v = n copies of -1 ("unreached"), written by all threads: at scale 20 and beyond the two
+/// per-search arrays are tens of MB, too much for one core inside the timed search.
+void fill_unreached(std::vector<gindex_t>& v, lindex_t n) {
+    v.resize(n);
+    gindex_t* p = v.data();
+    const int threads = n >= (lindex_t(1) << 16) ? omp_get_max_threads() : 1;
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+    for (lindex_t i = 0; i < n; ++i) p[i] = -1;
+}
+}  // namespace
+
 BfsSolver::Impl::Impl(const DistMatrix<Pattern>& m, const BfsOptions& o)
     : a(m), opt(o), grid(*m.grid()), dist(m.row_dist()) {
     if (m.nrows() != m.ncols()) {
@@ -67,7 +80,8 @@ BfsSolver::Impl::Impl(const DistMatrix<Pattern>& m, const BfsOptions& o)
     check_options(o);
     visited = DistVector<Pattern>(m.grid(), m.nrows());
     visited.to_format(VectorFormat::bitmap);
-    frontier = DistVector<gindex_t>(m.grid(), m.nrows());
+    frontier = DistVector<Pattern>(m.grid(), m.nrows());
+    frontier_ids = DistVector<gindex_t>(m.grid(), m.nrows());
     next = DistVector<gindex_t>(m.grid(), m.nrows());
     begin = visited.local_begin();
     local_n = visited.local_size();
@@ -87,22 +101,6 @@ BfsSolver::Impl::Impl(const DistMatrix<Pattern>& m, const BfsOptions& o)
         detail::remap_vertex_arrays(grid, dist, begin, degree, {}, false, *rl, false, caller_degree,
                                     unused);
     }
-
-    front_bits.assign(bitmap_words(nrb), 0);
-    completed.assign(bitmap_words(std::size_t(dist.nb)), 0);
-    best.assign(std::size_t(dist.nb), -1);
-    newly.assign(bitmap_words(std::size_t(dist.nb)), 0);
-
-    prepare_device();
-}
-
-void BfsSolver::Impl::prepare_device() {
-    if (grid.exec_backend() != ExecBackend::cuda || device) return;
-    // One GPU per rank: the block goes to the device once, for every search.
-    detail::run_collectively(grid.world(), [&] {
-        device = std::make_unique<BfsDeviceBottomUp>(grid.cuda_device(), a.by_col(),
-                                                     lindex_t(dist.nb), dist.block_rows());
-    });
 }
 
 BfsSolver::Impl::~Impl() = default;
@@ -134,7 +132,6 @@ void BfsSolver::run(gindex_t caller_source, BfsResult& r) {
                                " is not a vertex of a " + std::to_string(n) + "-vertex graph");
     }
     const gindex_t source = s.a.internal_id(caller_source);
-    s.prepare_device();
     comm::Communicator& world = s.grid.world();
     world.allreduce(0, comm::ReduceOp::sum, "bfs-start");  // align ranks before timing
     const double t0 = comm::wtime();
@@ -142,24 +139,25 @@ void BfsSolver::run(gindex_t caller_source, BfsResult& r) {
     r.dist = s.dist;
     r.local_begin = s.begin;
     r.source = source;
-    r.parent.assign(s.local_n, -1);
-    r.level.assign(s.local_n, -1);
+    fill_unreached(r.parent, s.local_n);
+    fill_unreached(r.level, s.local_n);
     r.levels.clear();
     r.levels.reserve(64);  // BFS depths beyond 64 grow it once; nothing else allocates per level
     s.visited.bitmap().clear_all();
-    s.frontier_list.clear();
+    SparseVector<Pattern>& front = s.frontier.sparse();
+    front.clear();
     if (source >= s.begin && source < s.begin + gindex_t(s.local_n)) {
         const lindex_t i = lindex_t(source - s.begin);
         r.parent[i] = source;
         r.level[i] = 0;
         s.visited.bitmap().set(i);
-        s.frontier_list.push_back(i);
+        front.push_back(i);
     }
 
     // Global frontier size and its out-edges drive the direction choice.
     gindex_t nf = 1;
     gindex_t mf = 0;
-    for (lindex_t i : s.frontier_list) mf += s.degree[i];
+    for (lindex_t i : front.indices()) mf += s.degree[i];
     mf = world.allreduce(mf, comm::ReduceOp::sum, "bfs-level");
     gindex_t unexplored = s.total_edges - mf;
     gindex_t reached = 1;
@@ -174,19 +172,19 @@ void BfsSolver::run(gindex_t caller_source, BfsResult& r) {
         }
         const comm::Counters c0 = s.grid.total_counters();
         const double l0 = comm::wtime();
-        const std::uint64_t examined =
-            bottom_up ? s.bottom_up_step(depth, r) : s.top_down_step(depth, r);
+        const std::uint64_t examined = s.step(bottom_up);
+        const gindex_t found_degree = s.record_level(depth, r);
         const double l1 = comm::wtime();
         const comm::Counters c1 = s.grid.total_counters();
 
         // One allreduce of the level's counts decides what comes next.
-        gindex_t local[6] = {gindex_t(s.frontier_list.size()),
-                             0,
+        const auto& found = s.frontier.sparse().indices();
+        gindex_t local[6] = {gindex_t(found.size()),
+                             found_degree,
                              gindex_t(examined),
                              gindex_t(c1.messages - c0.messages),
                              gindex_t(c1.bytes_wire - c0.bytes_wire),
                              gindex_t(c1.bytes_raw - c0.bytes_raw)};
-        for (lindex_t i : s.frontier_list) local[1] += s.degree[i];
         world.allreduce(std::span<gindex_t>(local, 6), comm::ReduceOp::sum, "bfs-level");
         double times[2] = {l1 - l0, c1.seconds - c0.seconds};
         world.allreduce(std::span<double>(times, 2), comm::ReduceOp::max, "bfs-level");

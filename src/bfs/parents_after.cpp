@@ -1,43 +1,99 @@
-// Parent mode "after" (seed 004, Fu et al.): the search records levels only; afterwards each
+// Parent mode "after" (after Fu, Dasari, Berzins & Thompson, "Parallel breadth first search
+// on GPU clusters", IEEE BigData 2014): the search records levels only; afterwards each
 // vertex v at level L > 0 takes as parent its smallest-id in-neighbour at level L - 1. Each
 // rank reads its block's in-edges with the levels of its row and column blocks, and the
 // candidates go to the owners along the grid column, where the smallest wins.
+//
+// The levels travel and are read as one byte each (level + 1, 0 = unreached) when the search
+// is shallower than 255 levels — an eighth of the bytes, and a row block's levels that stay
+// in cache for the scan's random reads; deeper searches fall back to 8-byte levels.
+
+#include <omp.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <span>
 
 #include "bfs/bfs_impl.hpp"
 #include "bfs/levels_gather.hpp"
+#include "gridblas/kernels/cpu/view.hpp"
 
 namespace gridblas {
 
-void BfsSolver::Impl::parents_from_levels(BfsResult& r) {
-    std::vector<gindex_t> level_row, level_col;
-    detail::gather_block(grid, dist, r.level, true, level_row, -1);
-    detail::gather_block(grid, dist, r.level, false, level_col, -1);
-    const gindex_t nb = dist.nb;
-    const int my_row = grid.my_row();
+namespace {
 
-    // Candidates per destination (grid row of the column communicator).
-    std::vector<std::vector<detail::RoutedEntry<gindex_t>>> out(std::size_t(grid.pr()));
-    a.by_col().for_each([&](lindex_t v, lindex_t u, Pattern) {
-        const gindex_t lv = level_col[v];
-        if (lv <= 0 || level_row[u] != lv - 1) return;
-        auto& dest = out[std::size_t(gindex_t(v) / nb)];
-        const lindex_t vp = lindex_t(gindex_t(v) % nb);
-        const gindex_t p = dist.global_row(my_row, u);
-        // Inner ids ascend within a column, so the first match is this block's smallest.
-        if (!dest.empty() && dest.back().index == vp) return;
-        dest.push_back({vp, p});
-    });
-    std::vector<detail::RoutedEntry<gindex_t>> send, recv;
-    std::vector<int> counts, recv_counts;
-    for (auto& o : out) {
-        counts.push_back(int(o.size()));
-        send.insert(send.end(), o.begin(), o.end());
+/// The row- or column-block copy of `piece` (see gather_block), for any element type.
+template <class L>
+void gather_levels(ProcessGrid& grid, const Distribution& dist, const std::vector<L>& piece,
+                   bool along_row, std::vector<L>& out, std::vector<int>& counts) {
+    comm::Communicator& c = along_row ? grid.row() : grid.col();
+    c.allgatherv(std::span<const L>(piece), out, counts, "bfs-parents-after");
+    out.resize(along_row ? dist.block_rows() : dist.block_cols(), L(0));
+}
+
+/// cand[k] = the smallest row u of stored column position k whose level is the column's
+/// level - 1 (levels as stored: `none` = unreached), or -1. Reads each column's in-edges in
+/// ascending row order and stops at the first match, in parallel over the columns.
+template <class L>
+void scan_candidates(const kernels::CompressedView<Pattern>& view, const L* lrow, const L* lcol,
+                     L none, const Distribution& dist, int my_row, std::vector<gindex_t>& cand) {
+    const std::size_t cols = view.num_outer;
+    cand.assign(cols, -1);
+    gindex_t* out = cand.data();
+    const int threads = cols >= (std::size_t(1) << 14) ? omp_get_max_threads() : 1;
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1024) if (threads > 1)
+    for (std::size_t k = 0; k < cols; ++k) {
+        const L lv = lcol[view.outer_id(k)];
+        if (lv == none || lv == L(none + 1)) continue;  // unreached, or the source (level 0)
+        const L want = L(lv - 1);
+        for (offset_t p = view.ptr[k]; p < view.ptr[k + 1]; ++p) {
+            const lindex_t u = view.inner[p];
+            if (lrow[u] == want) {
+                out[k] = dist.global_row(my_row, u);
+                break;
+            }
+        }
     }
-    grid.col().alltoallv(std::span<const detail::RoutedEntry<gindex_t>>(send),
-                         std::span<const int>(counts), recv, recv_counts, "bfs-parents-after");
-    for (const auto& e : recv) {
+}
+
+}  // namespace
+
+void BfsSolver::Impl::parents_from_levels(BfsResult& r) {
+    AfterBuffers& b = after;
+    const CompressedBlock<Pattern>& bc = a.by_col();
+    const kernels::CompressedView<Pattern> view = bc.format() == LocalFormat::csr
+                                                      ? kernels::make_view(bc.csr())
+                                                      : kernels::make_view(bc.dcsc());
+    const int my_row = grid.my_row();
+    // Every rank knows the depth (the level loop's allreduces), so all take the same path.
+    if (r.levels.size() < 255) {
+        b.mine.resize(r.level.size());
+        for (std::size_t i = 0; i < r.level.size(); ++i) b.mine[i] = std::uint8_t(r.level[i] + 1);
+        gather_levels(grid, dist, b.mine, true, b.row, b.counts);
+        gather_levels(grid, dist, b.mine, false, b.col, b.counts);
+        scan_candidates<std::uint8_t>(view, b.row.data(), b.col.data(), 0, dist, my_row, b.cand);
+    } else {
+        std::vector<gindex_t> level_row, level_col;
+        detail::gather_block(grid, dist, r.level, true, level_row, -1);
+        detail::gather_block(grid, dist, r.level, false, level_col, -1);
+        scan_candidates<gindex_t>(view, level_row.data(), level_col.data(), -1, dist, my_row,
+                                  b.cand);
+    }
+    // Candidates to the owners along the grid column; columns ascend, so the entries come
+    // out grouped by destination (grid row) in order.
+    const gindex_t nb = dist.nb;
+    b.send.clear();
+    b.send_counts.assign(std::size_t(grid.pr()), 0);
+    for (std::size_t k = 0; k < b.cand.size(); ++k) {
+        if (b.cand[k] < 0) continue;
+        const gindex_t v = view.outer_id(k);
+        ++b.send_counts[std::size_t(v / nb)];
+        b.send.push_back({lindex_t(v % nb), b.cand[k]});
+    }
+    grid.col().alltoallv(std::span<const detail::RoutedEntry<gindex_t>>(b.send),
+                         std::span<const int>(b.send_counts), b.recv, b.recv_counts,
+                         "bfs-parents-after");
+    for (const auto& e : b.recv) {
         gindex_t& p = r.parent[e.index];
         if (p < 0 || e.val < p) p = e.val;
     }

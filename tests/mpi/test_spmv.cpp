@@ -207,3 +207,78 @@ TEST(Spmv, EveryBackendAndWireFormat) {
         }
     }
 }
+
+// The positional semirings of BFS: the product is the input entry's global index. Pulls of
+// these run as the rotating pull (every rank's piece visits every rank of the fold
+// dimension); min_secondi's bounded scan and the bit-packed hand-over of the positional
+// values are only exercised with several ranks per fold and inputs dense enough to pull.
+TEST(Spmv, MinSecondiMatchesReference) {
+    std::mt19937_64 rng(17);
+    for (auto wire : {comm::WireFormat::raw, comm::WireFormat::delta, comm::WireFormat::bitmap}) {
+        comm::Options co;
+        co.wire = wire;
+        for (auto [pr, pc] : test::grid_shapes(test::world_size())) {
+            auto grid = ProcessGrid::create(MPI_COMM_WORLD, pr, pc, co);
+            for (auto [n, m] : {std::pair<gindex_t, gindex_t>{71, 67}, {3, 5}}) {
+                const auto am = test::random_mat<std::int64_t>(rng, n, m, 0.12, 1, 9);
+                for (auto fmt : {LocalFormat::dcsc, LocalFormat::csr}) {
+                    auto a = test::make_matrix(grid, n, m, am, fmt);
+                    for (Direction dir : {Direction::push, Direction::pull, Direction::automatic}) {
+                        for (int mask_kind : {0, 1, 2}) {
+                            for (bool tr : {false, true}) {
+                                Descriptor d;
+                                d.direction = dir;
+                                d.transpose_a = tr;
+                                d.mask_complement = mask_kind == 2;
+                                d.replace = mask_kind == 1;
+                                for (bool is_vxm : {true, false}) {
+                                    check_case<min_secondi<std::int64_t>>(
+                                        grid, am, n, m, a, is_vxm, d, mask_kind, mask_kind == 1,
+                                        rng, mask_kind == 0 ? 0.05 : 0.7);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+// any_secondi may return any input index with an edge: check each result is one, and that
+// exactly the outputs with some product are present.
+TEST(Spmv, AnySecondiGivesAValidIndex) {
+    std::mt19937_64 rng(19);
+    for (auto& grid : all_grids()) {
+        const gindex_t n = 64, m = 59;
+        const auto am = test::random_mat<std::int64_t>(rng, n, m, 0.1, 1, 9);
+        for (auto fmt : {LocalFormat::dcsc, LocalFormat::csr}) {
+            auto a = test::make_matrix(grid, n, m, am, fmt);
+            for (Direction dir : {Direction::push, Direction::pull}) {
+                for (bool is_vxm : {true, false}) {
+                    const gindex_t nin = is_vxm ? n : m, nout = is_vxm ? m : n;
+                    const auto um = test::random_vec<std::int64_t>(rng, nin, 0.5);
+                    auto u = test::make_vector(grid, nin, um);
+                    DistVector<std::int64_t> w(grid, nout);
+                    Descriptor d;
+                    d.direction = dir;
+                    if (is_vxm) {
+                        vxm(w, no_mask, no_accum, any_secondi<std::int64_t>{}, u, a, d);
+                    } else {
+                        mxv(w, no_mask, no_accum, any_secondi<std::int64_t>{}, a, u, d);
+                    }
+                    const auto t = ref::vxm<min_secondi<std::int64_t>>(um, am, !is_vxm);
+                    const auto got = test::to_map(w);
+                    ASSERT_EQ(got.size(), t.size()) << (is_vxm ? "vxm" : "mxv");
+                    for (const auto& [j, k] : got) {
+                        ASSERT_TRUE(t.count(j)) << j;
+                        EXPECT_TRUE(um.count(k)) << "output " << j << " names input " << k;
+                        const auto edge = is_vxm ? std::pair{k, j} : std::pair{j, k};
+                        EXPECT_TRUE(am.count(edge))
+                            << "no entry (" << edge.first << ", " << edge.second << ")";
+                    }
+                }
+            }
+        }
+    }
+}

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "gridblas/core/types.hpp"
+#include "gridblas/semirings/semiring.hpp"
 #include "map_containers.hpp"
 
 namespace gridblas::ref {
@@ -48,8 +49,9 @@ std::map<I, typename S::value_type> naive_spmv(const std::vector<Entry<I, A>>& e
     return y;
 }
 
-/// t = uᵀ ⊕.⊗ A over a semiring S (t(j) = ⊕_k S::mul(A(k, j), u(k))), with A transposed
-/// first when `transpose`. Only columns meeting some entry of u appear.
+/// t = uᵀ ⊕.⊗ A over a semiring S (t(j) = ⊕_k S::mul(A(k, j), u(k)), or S::mul(A(k, j), k)
+/// for a positional S such as min_secondi), with A transposed first when `transpose`. Only
+/// columns meeting some entry of u appear.
 template <class S, class U, class T>
 Vec<typename S::value_type> vxm(const Vec<U>& u, const Mat<T>& a, bool transpose = false) {
     using R = typename S::value_type;
@@ -64,7 +66,12 @@ Vec<typename S::value_type> vxm(const Vec<U>& u, const Mat<T>& a, bool transpose
     const auto x_at = [&](gindex_t k) -> std::optional<R> {
         const auto it = u.find(k);
         if (it == u.end()) return std::nullopt;
-        return R(it->second);
+        // Positional semirings (any_secondi, min_secondi) multiply by the input's index.
+        if constexpr (semiring_is_positional<S>()) {
+            return R(k);
+        } else {
+            return R(it->second);
+        }
     };
     return naive_spmv<S>(entries, x_at, [](gindex_t) { return true; });
 }

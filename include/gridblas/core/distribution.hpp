@@ -71,6 +71,19 @@ struct Distribution {
         return (j * pr + i) * nb + gindex_t(r) % nb;
     }
 
+    /// Local rows r of row block i whose global row is below g. global_row(i, r) increases
+    /// with r, so a read of a block's rows in ascending local order passes g here.
+    lindex_t row_block_bound(int i, gindex_t g) const {
+        if (g <= 0 || nb == 0) return 0;
+        const gindex_t k = g / nb;  // piece of g
+        // Pieces j*pr + i below k come wholly before g.
+        const gindex_t full = k > i ? (k - i + pr - 1) / pr : 0;
+        if (full >= pc) return lindex_t(gindex_t(pc) * nb);
+        gindex_t r = full * nb;
+        if (k % pr == i) r += g % nb;  // g lies inside piece full*pr + i
+        return lindex_t(r);
+    }
+
     // ---- as the column space of a matrix (column block j = pieces j*pr .. j*pr+pr-1) -----
     /// Columns of one local block (padded).
     lindex_t block_cols() const { return lindex_t(gindex_t(pr) * nb); }
@@ -82,6 +95,11 @@ struct Distribution {
     }
     /// Global column of local column c in column block j.
     gindex_t global_col(int j, lindex_t c) const { return gindex_t(j) * pr * nb + gindex_t(c); }
+    /// Local columns c of column block j whose global column is below g.
+    lindex_t col_block_bound(int j, gindex_t g) const {
+        const gindex_t c = g - gindex_t(j) * pr * nb;
+        return lindex_t(std::clamp<gindex_t>(c, 0, gindex_t(pr) * nb));
+    }
 };
 
 }  // namespace gridblas

@@ -77,9 +77,18 @@ public:
         const bool in = (bits_[i >> 6] >> (i & 63)) & 1u;
         return in != complement_;
     }
+    /// The allowed positions 64w .. 64w+63 of the piece as bits (w below bitmap_words of
+    /// the piece's length; bits past its end are unspecified).
+    std::uint64_t allowed_word(std::size_t w) const {
+        if (none_) return complement_ ? 0 : ~std::uint64_t(0);
+        return complement_ ? ~bits_[w] : bits_[w];
+    }
     /// True when the mask lets every position through (no mask, not complemented).
     bool all() const { return none_ && !complement_; }
     bool complement() const { return complement_; }
+    /// The mask's bits over the piece (null without a mask vector); allows(i) is bit i,
+    /// flipped when complement().
+    const std::uint64_t* bits() const { return none_ ? nullptr : bits_; }
     bool none() const { return none_; }
 
 private:

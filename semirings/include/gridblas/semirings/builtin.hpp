@@ -15,6 +15,10 @@
 /// C API; for select-first/second it means `select2nd_*` always yields the vector's value,
 /// which is what BFS needs in both push and pull directions.
 ///
+/// Positional semirings (`positional = true`: any_secondi, min_secondi) take the global index of
+/// the vector entry as `x` instead of its value; the CPU kernels support them, the CUDA
+/// backend does not (is_builtin_semiring lists the semirings with device kernels).
+///
 /// This header is free of C++20 concepts so that nvcc can compile it; the concept lives in
 /// semiring.hpp.
 
@@ -133,6 +137,47 @@ struct max_times {
     GRIDBLAS_HD static constexpr T mul(T a, T x) { return T(a * x); }
     GRIDBLAS_HD static constexpr T mul(Pattern, T x) { return x; }
     GRIDBLAS_HD static constexpr bool is_terminal(T v) { return v == detail::max_value<T>(); }
+};
+
+/// (any, secondi): a *positional* semiring. The product is the global index of the vector
+/// entry (GraphBLAS's GxB_ANY_SECONDI in vxm, where the vector is the first operand of the
+/// C API and the second of gridblas' mul): y(v) = the index of some input entry u with a
+/// stored a(v,u) (vxm: a(u,v)). The vector's values are never read, so a Pattern vector (no
+/// values, nothing to send) is the natural input. Which entry "any" keeps is unspecified.
+/// Terminal: every index, so a pull stops at the first input entry it meets.
+template <class T>
+struct any_secondi {
+    using value_type = T;
+    static constexpr bool has_terminal = true;
+    /// The library passes the input entry's global index as `x` (see semiring_is_positional).
+    static constexpr bool positional = true;
+    GRIDBLAS_HD static constexpr T zero() { return T(-1); }
+    GRIDBLAS_HD static constexpr T add(T a, T b) { return a != T(-1) ? a : b; }
+    template <class A>
+    GRIDBLAS_HD static constexpr T mul(const A&, T x) {
+        return x;
+    }
+    GRIDBLAS_HD static constexpr bool is_terminal(T v) { return v != T(-1); }
+};
+
+/// (min, secondi): the positional semiring of BFS parents. y(v) = the smallest global index
+/// u of an input entry with a stored a(v,u) (vxm: a(u,v)) — GxB_MIN_SECONDI. Because local
+/// inner ids ascend with global ids in every block of a 2D distribution, a pull that reads a
+/// row's entries in stored order meets the row's smallest input index first and stops there;
+/// a later rank holding a candidate c only reads the entries below c. Identity: max of T; no
+/// terminal value (the early exit comes from the index order, not from the value).
+template <class T>
+struct min_secondi {
+    using value_type = T;
+    static constexpr bool has_terminal = false;
+    static constexpr bool positional = true;
+    GRIDBLAS_HD static constexpr T zero() { return detail::max_value<T>(); }
+    GRIDBLAS_HD static constexpr T add(T a, T b) { return b < a ? b : a; }
+    template <class A>
+    GRIDBLAS_HD static constexpr T mul(const A&, T x) {
+        return x;
+    }
+    GRIDBLAS_HD static constexpr bool is_terminal(T) { return false; }
 };
 
 /// Is S one of the built-in semirings? The CUDA backend only has kernels for these.

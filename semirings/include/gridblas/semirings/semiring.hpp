@@ -53,6 +53,25 @@ constexpr bool semiring_is_terminal(typename S::value_type v) {
     }
 }
 
+/// Is S positional: does its product take the global index of the vector entry rather than
+/// its value (any_secondi, min_secondi)? False for semirings that do not say.
+template <class S>
+constexpr bool semiring_is_positional() {
+    if constexpr (requires { S::positional; }) {
+        return S::positional;
+    } else {
+        return false;
+    }
+}
+
+/// Does a pull that reads a row's entries in ascending input order get the row's final
+/// value from the first input entry it meets? True for positional semirings whose add is
+/// "any" (every value terminal) or "min" (the first index met is the smallest).
+template <class S>
+constexpr bool semiring_first_hit_is_final() {
+    return semiring_is_positional<S>();
+}
+
 /// Builds a user-defined semiring from lambdas-free static functions is simple; this alias
 /// documents the expected shape for users:
 /// @code

@@ -72,6 +72,8 @@ public:
         ind_.clear();
         val_.clear();
     }
+    /// Changes the length, keeping the entries (which must all lie below n; not checked).
+    void set_size(lindex_t n) { n_ = n; }
     /// Changes the length; drops every entry.
     void reset(lindex_t n) {
         n_ = n;

@@ -1,0 +1,74 @@
+#pragma once
+/// @file spmv_workspace.hpp
+/// @brief SpmvWorkspace: the buffers of vxm / mxv (spmv.hpp), kept between calls so that a
+/// loop of calls (a BFS) allocates nothing once they have grown.
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "gridblas/kernels/cpu/mask.hpp"
+#include "gridblas/kernels/cpu/spmspv_workspace.hpp"
+#include "gridblas/kernels/cpu/spmv_pull.hpp"
+#include "gridblas/kernels/cpu/view.hpp"
+#include "gridblas/ops/descriptor.hpp"
+#include "gridblas/vector/bitmap_vector.hpp"
+#include "gridblas/vector/sparse_vector.hpp"
+
+namespace gridblas {
+
+namespace detail {
+/// Buffers of the rotating pull (spmv_rotate.hpp).
+template <class Y>
+struct RotationBuffers {
+    std::vector<std::uint64_t> done;    ///< outputs of the piece in hand that need no scan
+    std::vector<std::uint64_t> has;     ///< outputs of the piece with a candidate in best
+    std::vector<Y> best;                ///< candidate per output of the piece
+    std::vector<lindex_t> ids;          ///< the piece's candidates as a list: outputs ...
+    std::vector<Y> vals;                ///< ... and values
+    std::vector<std::uint64_t> packed;  ///< positional values for the bit-packed codec
+    std::vector<char> send;             ///< the hand-over message
+    std::vector<char> recv;
+};
+}  // namespace detail
+
+/// Buffers of vxm / mxv for input values X, output values Y (the semiring's) and matrix
+/// values A. One workspace serves any sequence of calls on matrices of these types; pass the
+/// same one to every call of a loop.
+template <class X, class Y, class A>
+struct SpmvWorkspace {
+    /// Device copies and buffers, made on the first call on a cuda-backend grid.
+    std::shared_ptr<void> device;
+    /// The device piece scanner of the rotating pull, made when it is first needed.
+    std::shared_ptr<void> device_rotate;
+    // expand: this rank's input entries in block numbering, then the gathered input
+    std::vector<lindex_t> my_ids;
+    std::vector<X> my_vals;
+    std::vector<lindex_t> in_ids;
+    std::vector<X> in_vals;
+    std::vector<int> counts;
+    SparseVector<X> x;        ///< push input (values)
+    SparseVector<Y> x_index;  ///< push input of a positional semiring (global indices)
+    BitmapVector<X> xb;       ///< pull input
+    // output mask over the block (pull without rotation)
+    std::vector<lindex_t> mask_ids;
+    std::vector<lindex_t> mask_all;
+    kernels::MaskStorage mask_bits;
+    // local kernels
+    kernels::SpmspvWorkspace<Y> spmspv;
+    kernels::PullWorkspace<Y> pull;
+    SparseVector<Y> y;
+    kernels::OuterLookup lookup;
+    std::uint64_t lookup_for = 0;  ///< stamp() of the block `lookup` was made for
+    // fold and rotation
+    std::vector<int> send_counts;
+    std::vector<Y> fold_vals;
+    detail::RotationBuffers<Y> rot;
+    SparseVector<Y> t;  ///< the operation's result over this rank's piece of the output
+    /// Direction the last call used.
+    Direction last_direction = Direction::push;
+    /// Matrix entries the last call's local kernels read on this rank.
+    std::uint64_t last_entries = 0;
+};
+
+}  // namespace gridblas

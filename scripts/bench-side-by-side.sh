@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# BFS side by side on one graph file: gridblas against GapBS and SuiteSparse:GraphBLAS, for a
+# quiet machine. Writes the Kronecker graph of `gridblas-bfs --scale S` (edge factor 16,
+# seed 1) once as a Matrix Market file with gridblas-kron, then runs, --rounds times and one
+# program after the other within each round (so that slow drifts of the machine hit every
+# program alike):
+#   gridblas-bfs --file F, 1 rank x 2 threads, 2 ranks x 1 thread, 4 ranks x 1 thread
+#                (oversubscribed on a 2-core machine; --ranks changes the list);
+#   GapBS bfs -f F -s (undirected), 2 threads, when a GapBS source tree is given (GAPBS_DIR=path or
+#                --gapbs path; it is copied and built with make);
+#   gridblas-baseline-graphblas --scale S (SuiteSparse:GraphBLAS push/pull BFS with
+#                LAGraph's rules on the same generated graph), 2 threads, when it was built
+#                (Debian: libgraphblas-dev).
+# Every program searches --roots keys (default 64) and reports its mean time per search;
+# peak memory is the largest process's maximum resident set (GNU time's %M). Writes, under
+# bench-results/side-<date>/ (git-ignored): every log and results.md, a table of mean
+# times, ratios to GapBS's mean in the same round, and peak memory.
+#
+# Usage: scripts/bench-side-by-side.sh [--scale S] [--rounds N] [--roots N] [--ranks "1 2 4"]
+#            [--gapbs DIR] [--out DIR] [--build-dir DIR] [--no-build]
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+root=$(pwd)
+
+scale=20
+rounds=3
+nroots=64
+ranks="1 2 4"
+gapbs_src=${GAPBS_DIR:-}
+out=""
+build="build/bench"
+do_build=1
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --scale) scale="$2"; shift 2 ;;
+        --rounds) rounds="$2"; shift 2 ;;
+        --roots) nroots="$2"; shift 2 ;;
+        --ranks) ranks="$2"; shift 2 ;;
+        --gapbs) gapbs_src="$2"; shift 2 ;;
+        --out) out="$2"; shift 2 ;;
+        --build-dir) build="$2"; shift 2 ;;
+        --no-build) do_build=0; shift ;;
+        -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "bench-side-by-side.sh: unknown option $1 (see --help)" >&2; exit 1 ;;
+    esac
+done
+out=${out:-bench-results/side-$(date +%Y%m%d-%H%M%S)}
+mkdir -p "$out/logs"
+command -v /usr/bin/time > /dev/null ||
+    { echo "bench-side-by-side.sh: needs GNU time (apt-get install time)" >&2; exit 1; }
+
+if [[ $(id -u) -eq 0 ]]; then
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
+export OMPI_MCA_rmaps_base_oversubscribe=1
+
+if [[ $do_build -eq 1 ]]; then
+    generator=()
+    if command -v ninja > /dev/null; then generator=(-G Ninja); fi
+    cmake -S "$root" -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release \
+        -DGRIDBLAS_WITH_CUDA=OFF -DGRIDBLAS_BUILD_TESTS=OFF -DGRIDBLAS_BUILD_EXAMPLES=OFF \
+        > "$out/logs/cmake.txt"
+    echo "bench-side-by-side.sh: building $build (log: $out/logs/build.txt)" >&2
+    for t in gridblas-bfs gridblas-kron gridblas-baseline-graphblas; do
+        cmake --build "$build" -j "$(nproc)" --target "$t" >> "$out/logs/build.txt" 2>&1 ||
+            [[ $t == gridblas-baseline-graphblas ]] ||
+            { tail -n 30 "$out/logs/build.txt" >&2; exit 1; }
+    done
+fi
+bin="$build/benchmarks"
+[[ -x $bin/gridblas-bfs && -x $bin/gridblas-kron ]] ||
+    { echo "bench-side-by-side.sh: $bin/gridblas-bfs or gridblas-kron missing" >&2; exit 1; }
+
+gapbs=""
+if [[ -n $gapbs_src ]]; then
+    rm -rf "$out/gapbs"
+    cp -r "$gapbs_src" "$out/gapbs"
+    echo "bench-side-by-side.sh: building GapBS from $gapbs_src" >&2
+    make -C "$out/gapbs" bfs > "$out/logs/gapbs-build.txt" 2>&1 ||
+        { tail -n 20 "$out/logs/gapbs-build.txt" >&2; exit 1; }
+    gapbs="$out/gapbs/bfs"
+else
+    echo "bench-side-by-side.sh: no GapBS tree (GAPBS_DIR / --gapbs): its rows are skipped" >&2
+fi
+baseline=""
+if [[ -x $bin/gridblas-baseline-graphblas ]]; then baseline="$bin/gridblas-baseline-graphblas"; fi
+
+graphs=bench-results/graphs
+mkdir -p "$graphs"
+file="$graphs/kron$scale.mtx"
+if [[ ! -s $file ]]; then
+    "$bin/gridblas-kron" --scale "$scale" --output "$file.tmp" > "$out/logs/kron.txt"
+    mv "$file.tmp" "$file"
+fi
+
+# run NAME CMD... : one timed run; its log is $out/logs/NAME.rROUND.txt, with GNU time's
+# peak RSS (KB) as the last line.
+run() {
+    local name=$1
+    shift
+    local log="$out/logs/$name.r$round.txt"
+    echo "bench-side-by-side.sh: round $round: $name" >&2
+    /usr/bin/time -f "peak_rss_kb: %M" "$@" > "$log" 2>&1 ||
+        { echo "bench-side-by-side.sh: $name failed (see $log)" >&2; tail -n 5 "$log" >&2; }
+}
+
+for round in $(seq 1 "$rounds"); do
+    for p in $ranks; do
+        threads=1
+        [[ $p -eq 1 ]] && threads=2
+        run "gridblas-np$p" mpirun -np "$p" --bind-to none "$bin/gridblas-bfs" --file "$file" \
+            --threads "$threads" --roots "$nroots" --no-validate
+    done
+    if [[ -n $gapbs ]]; then
+        OMP_NUM_THREADS=2 run gapbs "$gapbs" -f "$file" -s -n "$nroots"
+    fi
+    if [[ -n $baseline ]]; then
+        run suitesparse "$baseline" --scale "$scale" --threads 2 --roots "$nroots" --verify 0
+    fi
+done
+
+python3 - "$out" "$rounds" "$scale" "$nroots" "$ranks" << 'EOF'
+import re, sys, pathlib, platform, datetime
+out, rounds, scale, nroots, ranks = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5].split()
+logs = pathlib.Path(out) / "logs"
+
+def grab(name, r):
+    f = logs / f"{name}.r{r}.txt"
+    if not f.exists():
+        return None, None
+    t = f.read_text()
+    m = re.search(r"^mean_time: ([0-9.eE+-]+)", t, re.M) or re.search(r"^Average Time:\s+([0-9.]+)", t, re.M)
+    rss = re.search(r"^peak_rss_kb: (\d+)", t, re.M)
+    return (float(m.group(1)) * 1e3 if m else None), (int(rss.group(1)) / 2**20 if rss else None)
+
+rows = [(f"gridblas-np{p}", f"gridblas, {p} rank{'s' if p != '1' else ''} x {2 if p == '1' else 1} thread{'s' if p == '1' else ''}") for p in ranks]
+rows += [("gapbs", "GapBS bfs, 2 threads"), ("suitesparse", "SuiteSparse:GraphBLAS push/pull, 2 threads")]
+gap = [grab("gapbs", r)[0] for r in range(1, rounds + 1)]
+lines = [f"Kronecker scale {scale}, edge factor 16 (file written by gridblas-kron), {nroots} keys, "
+         f"{rounds} rounds; {platform.node()}, {datetime.date.today()}.", "",
+         "| program | mean time per search (ms), by round | ratio to GapBS, by round | peak RSS, largest process (GB) |",
+         "| --- | --- | --- | --- |"]
+for name, label in rows:
+    got = [grab(name, r) for r in range(1, rounds + 1)]
+    if all(t is None for t, _ in got):
+        continue
+    times = " / ".join("-" if t is None else f"{t:.1f}" for t, _ in got)
+    ratios = " / ".join("-" if (t is None or g is None) else f"{g / t:.2f}" for (t, _), g in zip(got, gap))
+    rss = max((m for _, m in got if m is not None), default=None)
+    lines.append(f"| {label} | {times} | {ratios} | {'-' if rss is None else f'{rss:.2f}'} |")
+lines.append("")
+lines.append("Ratio = GapBS's mean time / the program's mean time in the same round (> 1: faster than GapBS).")
+(pathlib.Path(out) / "results.md").write_text("\n".join(lines) + "\n")
+print("\n".join(lines))
+EOF

@@ -1,0 +1,78 @@
+// One BFS level as GraphBLAS linear algebra, in the matrix's stored ids (so relabelled
+// graphs work too):
+//   next⟨¬visited, structural, replace⟩ = frontierᵀ ⊕.⊗ A
+// over (min, secondi) — next(v) is the smallest-id frontier vertex with an edge to v — or
+// (any, secondi) when any parent will do. Top-down levels are the push of vxm (SpMSpV over
+// the frontier's rows: Buluç & Madduri, SC 2011); bottom-up levels are its pull, which for
+// these positional semirings is the rotating masked pull of Buluç, Beamer, Madduri, Asanović
+// & Patterson (2017, Algorithm 4): each unvisited vertex reads its in-edges until it meets
+// the frontier (spmv_rotate.hpp). The frontier carries no values: the semiring's product is
+// the frontier vertex's own index, so only its ids are gathered.
+
+#include <omp.h>
+
+#include <atomic>
+
+#include "bfs/bfs_impl.hpp"
+#include "gridblas/semirings/builtin.hpp"
+
+namespace gridblas {
+
+std::uint64_t BfsSolver::Impl::step(bool bottom_up) {
+    Descriptor d;
+    d.mask_complement = true;
+    d.mask_structural = true;
+    d.replace = true;
+    d.direction = bottom_up ? Direction::pull : Direction::push;
+    const char* site = bottom_up ? "bfs-bottomup" : "bfs-topdown";
+    if (grid.exec_backend() == ExecBackend::cuda && !bottom_up) {
+        // The device push has kernels for the built-in semirings: (min, second) over a
+        // frontier valued with its own ids gives the same (smallest) parents.
+        SparseVector<gindex_t>& f = frontier_ids.sparse();
+        f.clear();
+        for (lindex_t i : frontier.sparse().indices()) f.push_back(i, begin + gindex_t(i));
+        detail::spmv_dist<select2nd_min<gindex_t>>(next, visited, no_accum, frontier_ids, a, d,
+                                                   true, ws_ids, site);
+        return ws_ids.last_entries;
+    }
+    if (opt.parents == ParentMode::min) {
+        detail::spmv_dist<min_secondi<gindex_t>>(next, visited, no_accum, frontier, a, d, true, ws,
+                                                 site);
+    } else {
+        detail::spmv_dist<any_secondi<gindex_t>>(next, visited, no_accum, frontier, a, d, true, ws,
+                                                 site);
+    }
+    return ws.last_entries;
+}
+
+gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r) {
+    const SparseVector<gindex_t>& nx = next.sparse();
+    const auto& ni = nx.indices();
+    const gindex_t* parent_of = nx.values().data();
+    const std::size_t found = ni.size();
+    std::uint64_t* vis = visited.bitmap().words().data();
+    gindex_t* level = r.level.data();
+    gindex_t* parent = r.parent.data();
+    const bool keep_parent = opt.parents != ParentMode::after;
+    const gindex_t* deg = degree.data();
+    // The new frontier is next's ids; its out-degree sum drives the next direction choice.
+    frontier.sparse().indices().assign(ni.begin(), ni.end());
+    frontier.sparse().set_size(local_n);
+    gindex_t degree_sum = 0;
+    // Parallel over the found vertices; ids ascend, so threads touch disjoint ranges of the
+    // level/parent arrays, and the visited words they share are updated atomically.
+    const int threads = found >= (std::size_t(1) << 14) ? omp_get_max_threads() : 1;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : degree_sum) \
+    if (threads > 1)
+    for (std::size_t k = 0; k < found; ++k) {
+        const lindex_t i = ni[k];
+        std::atomic_ref<std::uint64_t>(vis[i >> 6])
+            .fetch_or(std::uint64_t(1) << (i & 63), std::memory_order_relaxed);
+        level[i] = depth + 1;
+        if (keep_parent) parent[i] = parent_of[k];
+        degree_sum += deg[i];
+    }
+    return degree_sum;
+}
+
+}  // namespace gridblas

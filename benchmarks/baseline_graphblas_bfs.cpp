@@ -1,4 +1,5 @@
-// gridblas-baseline-graphblas: the shared-memory comparison point of DESIGN §10. It builds the
+// gridblas-baseline-graphblas: the shared-memory comparison point of the README's benchmark
+// table (SuiteSparse:GraphBLAS, Davis 2019). It builds the
 // same Kronecker graph as gridblas-bfs (gridblas' generator, symmetrised, self-loops dropped,
 // duplicates combined), loads it into a SuiteSparse:GraphBLAS boolean matrix, and times a
 // direction-optimising BFS that computes parents the way LAGraph's push/pull BFS does:

@@ -39,8 +39,14 @@ Graph (one of):
   --scale S            Kronecker graph with 2^S vertices (default 16)
   --edgefactor E       edges per vertex (default 16)
   --seed X             generator and search-key seed (default 1)
-  --file PATH          read a Matrix Market graph instead (symmetrised unless --directed)
-  --directed           keep the file's edge directions
+  --file PATH          read a Matrix Market graph instead, as the file declares it: a
+                       `general` file is a directed graph (row i, column j is the edge
+                       i -> j), a `symmetric` or `skew-symmetric` one an undirected graph;
+                       self-loops are dropped and a repeated entry is one edge
+  --symmetrize         search the undirected graph: add j -> i for every edge i -> j
+  --directed           keep the edge directions: the default for a `general` file; a
+                       directed Kronecker graph; a symmetric file is read as the arcs
+                       i -> j and j -> i (TEPS then count arcs)
   --relabel            store the graph under a random vertex relabelling (load balance;
                        results are reported in the original ids)
 Run:
@@ -200,215 +206,349 @@ std::string counters_json(const comm::Communicator& c) {
     return o.str();
 }
 
-int run(int argc, char** argv, int world_rank) {
-    bench::Cli cli(argc, argv,
-                   {"scale", "edgefactor", "seed", "file", "roots", "root", "output", "json",
-                    "grid", "threads", "direction", "alpha", "beta", "parents", "comm", "fanout",
-                    "wire", "local-format", "backend"},
-                   {"directed", "relabel", "no-validate", "levels", "cuda-dist", "help"});
-    if (cli.has("help")) {
-        if (world_rank == 0) std::fputs(kHelp, stdout);
-        return 0;
-    }
-    const bool from_file = cli.has("file");
-    if (from_file && (cli.has("scale") || cli.has("edgefactor"))) {
+/// What the command line asks for (checked: contradictions and bad values throw).
+struct Config {
+    bool from_file = false;
+    std::string file;
+    bool directed = false;    // --directed
+    bool symmetrize = false;  // --symmetrize
+    KroneckerParams kp;
+    int nroots = 64;
+    bool single_root = false;  // --root R
+    gindex_t root = 0;
+    std::string output;  // --output (with --root)
+    std::string json;
+    bool validate = true;
+    bool print_levels = false;
+    BfsOptions bo;
+    comm::Options co;
+    GraphOptions go;  // go.symmetrize for a file is settled by read_graph_options()
+    std::string backend = "cpu";
+    bool cuda_dist = false;
+    int pr = 0, pc = 0;  // 0: the most square grid
+};
+
+Config parse_config(const bench::Cli& cli) {
+    Config c;
+    c.from_file = cli.has("file");
+    if (c.from_file && (cli.has("scale") || cli.has("edgefactor"))) {
         throw std::invalid_argument("--file cannot be combined with --scale/--edgefactor");
+    }
+    c.directed = cli.has("directed");
+    c.symmetrize = cli.has("symmetrize");
+    if (c.directed && c.symmetrize) {
+        throw std::invalid_argument("--directed and --symmetrize contradict each other");
     }
     if (cli.has("output") && !cli.has("root")) {
         throw std::invalid_argument("--output needs --root R");
     }
-    KroneckerParams kp;
-    kp.scale = int(cli.integer("scale", 16, 1, 40));
-    kp.edgefactor = int(cli.integer("edgefactor", 16, 1, 1024));
-    kp.seed = std::uint64_t(cli.integer("seed", 1, 0, std::int64_t(1) << 62));
-    const int nroots = int(cli.integer("roots", 64, 1, 1 << 20));
+    c.file = cli.str("file", "");
+    c.kp.scale = int(cli.integer("scale", 16, 1, 40));
+    c.kp.edgefactor = int(cli.integer("edgefactor", 16, 1, 1024));
+    c.kp.seed = std::uint64_t(cli.integer("seed", 1, 0, std::int64_t(1) << 62));
+    c.nroots = int(cli.integer("roots", 64, 1, 1 << 20));
+    c.single_root = cli.has("root");
+    c.root = cli.integer("root", 0, 0, std::int64_t(1) << 62);
+    c.output = cli.str("output", "");
+    c.json = cli.str("json", "");
+    c.validate = !cli.has("no-validate");
+    c.print_levels = cli.has("levels");
     if (cli.has("threads")) omp_set_num_threads(int(cli.integer("threads", 1, 1, 4096)));
-    BfsOptions bo;
-    bo.direction = parse_bfs_direction(cli.str("direction", "auto"));
-    bo.parents = parse_parent_mode(cli.str("parents", "min"));
-    bo.alpha = cli.real("alpha", bo.alpha);
-    bo.beta = cli.real("beta", bo.beta);
-    comm::Options co;
-    co.backend = comm::parse_backend(cli.str("comm", "auto"));
-    co.wire = comm::parse_wire_format(cli.str("wire", "auto"));
-    co.fanout = int(cli.integer("fanout", 2, 2, 1024));
-    GraphOptions go;
-    go.format = parse_local_format(cli.str("local-format", "dcsc"));
-    go.symmetrize = !cli.has("directed");
-    go.relabel = cli.has("relabel");
-    go.relabel_seed = kp.seed;
-    const std::string backend = cli.str("backend", "cpu");
-    if (backend != "cpu" && backend != "cuda") {
-        throw std::invalid_argument("option --backend: '" + backend + "' (expected cpu or cuda)");
+    c.bo.direction = parse_bfs_direction(cli.str("direction", "auto"));
+    c.bo.parents = parse_parent_mode(cli.str("parents", "min"));
+    c.bo.alpha = cli.real("alpha", c.bo.alpha);
+    c.bo.beta = cli.real("beta", c.bo.beta);
+    c.co.backend = comm::parse_backend(cli.str("comm", "auto"));
+    c.co.wire = comm::parse_wire_format(cli.str("wire", "auto"));
+    c.co.fanout = int(cli.integer("fanout", 2, 2, 1024));
+    c.go.format = parse_local_format(cli.str("local-format", "dcsc"));
+    c.go.symmetrize = !c.directed;
+    c.go.relabel = cli.has("relabel");
+    c.go.relabel_seed = c.kp.seed;
+    c.backend = cli.str("backend", "cpu");
+    if (c.backend != "cpu" && c.backend != "cuda") {
+        throw std::invalid_argument("option --backend: '" + c.backend + "' (expected cpu or cuda)");
     }
-    const bool use_cuda = backend == "cuda";
-    if (use_cuda && !GRIDBLAS_HAVE_CUDA) throw NotCompiled("this gridblas was built without CUDA");
-    int pr = 0, pc = 0;
+    if (c.backend == "cuda" && !GRIDBLAS_HAVE_CUDA) {
+        throw NotCompiled("this gridblas was built without CUDA");
+    }
+    c.cuda_dist = cli.has("cuda-dist");
     if (cli.has("grid")) {
         const std::string g = cli.str("grid", "");
-        if (std::sscanf(g.c_str(), "%dx%d", &pr, &pc) != 2 || pr <= 0 || pc <= 0) {
+        if (std::sscanf(g.c_str(), "%dx%d", &c.pr, &c.pc) != 2 || c.pr <= 0 || c.pc <= 0) {
             throw std::invalid_argument("option --grid: '" + g + "' is not RxC");
         }
     }
-    auto grid = ProcessGrid::create(MPI_COMM_WORLD, pr, pc, co);
-    const bool root0 = grid->rank() == 0;
-    // --backend cuda: one rank runs the device-resident single-GPU BFS; several ranks (or
-    // --cuda-dist) run the distributed BFS with each rank's local work on its own GPU.
-    const bool cuda_single = use_cuda && grid->size() == 1 && !cli.has("cuda-dist");
-    if (use_cuda && !cuda_single) grid->set_exec_backend(ExecBackend::cuda);
-    if (cuda_single && !cuda_available()) {
+    return c;
+}
+
+/// --backend cuda: one rank runs the device-resident single-GPU BFS, several ranks (or
+/// --cuda-dist) the distributed BFS with each rank's local work on its own GPU.
+bool single_gpu(const Config& c, const ProcessGrid& grid) {
+    return c.backend == "cuda" && grid.size() == 1 && !c.cuda_dist;
+}
+
+/// The grid of the run, on the execution backend --backend asks for.
+std::shared_ptr<ProcessGrid> make_grid(const Config& c) {
+    auto grid = ProcessGrid::create(MPI_COMM_WORLD, c.pr, c.pc, c.co);
+    if (c.backend == "cuda" && !single_gpu(c, *grid)) grid->set_exec_backend(ExecBackend::cuda);
+    if (single_gpu(c, *grid) && !cuda_available()) {
         throw CudaError("--backend cuda: " + cuda_unavailable_reason());
     }
+    return grid;
+}
 
-    // Kernel 1: construction.
-    MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = MPI_Wtime();
-    if (root0) std::fprintf(stderr, "gridblas-bfs: building the graph...\n");
-    DistMatrix<Pattern> a = from_file ? read_graph_matrix_market(grid, cli.str("file", ""), go)
-                                      : kronecker_graph(grid, kp, go);
-    BfsSolver solver(a, bo);
-    const double construction =
-        grid->world().allreduce(MPI_Wtime() - t0, comm::ReduceOp::max, "k1");
+/// A file is read as its header declares it (general: directed; symmetric, skew-symmetric:
+/// undirected) unless --directed or --symmetrize says otherwise. Collective for a file.
+void read_graph_options(ProcessGrid& grid, Config& c, MatrixMarketHeader& header) {
+    if (!c.from_file) return;
+    header = read_matrix_market_header(grid, c.file);
+    c.go.symmetrize =
+        c.symmetrize || (!c.directed && header.symmetry != MatrixMarketSymmetry::general);
+}
+
+/// What was searched, for the report.
+struct GraphSummary {
+    std::string name;  // the file, or the Kronecker parameters
+    bool directed = false;
+    gindex_t vertices = 0;
+    gindex_t stored_entries = 0;
+    gindex_t edges = 0;  // distinct edges without self-loops; an undirected one counts once
+    double construction_seconds = 0;
+};
+
+GraphSummary summarize_graph(const Config& c, const DistMatrix<Pattern>& a, double seconds) {
+    GraphSummary g;
+    g.name = c.from_file
+                 ? c.file
+                 : "kronecker SCALE " + std::to_string(c.kp.scale) + " edgefactor " +
+                       std::to_string(c.kp.edgefactor) + " seed " + std::to_string(c.kp.seed);
+    g.directed = !c.go.symmetrize;
+    g.vertices = a.nrows();
+    g.stored_entries = a.nvals();
+    // Self-loops are dropped, so an undirected graph stores each edge twice.
+    g.edges = g.directed ? g.stored_entries : g.stored_entries / 2;
+    g.construction_seconds = seconds;
+    return g;
+}
+
+/// The search keys: --root R, or --roots N vertices of degree >= 1. Collective.
+std::vector<gindex_t> choose_roots(const Config& c, const std::shared_ptr<ProcessGrid>& grid,
+                                   const BfsSolver& solver, const DistMatrix<Pattern>& a) {
     const gindex_t n = a.nrows();
-    const gindex_t nnz = a.nvals();
-    if (root0) {
-        std::fprintf(stderr, "gridblas-bfs: %lld vertices, %lld stored entries, built in %.2f s\n",
-                     (long long)n, (long long)nnz, construction);
-    }
-
-    std::vector<gindex_t> roots;
-    if (cli.has("root")) {
-        const gindex_t r = cli.integer("root", 0, 0, std::int64_t(1) << 62);
-        if (r >= n) {
-            throw IndexOutOfBounds("--root " + std::to_string(r) +
+    if (c.single_root) {
+        if (c.root >= n) {
+            throw IndexOutOfBounds("--root " + std::to_string(c.root) +
                                    " is not a vertex (the graph has " + std::to_string(n) + ")");
         }
-        roots.push_back(r);
-    } else {
-        DistVector<Pattern> shape(grid, n);
-        roots = pick_roots(*grid, solver, a.row_dist(), shape.local_begin(), nroots, kp.seed, nnz);
-        if (roots.empty()) throw InvalidValue("the graph has no vertex of degree >= 1");
+        return {c.root};
     }
-    const bool validate = !cli.has("no-validate");
-    // On one rank the cuda backend runs the single-GPU BFS on the whole graph.
-    std::unique_ptr<cuda::BfsGpuSolver> gpu;
-    cuda::BfsGpuResult gpu_result;
-    if (cuda_single) {
+    DistVector<Pattern> shape(grid, n);
+    auto roots = pick_roots(*grid, solver, a.row_dist(), shape.local_begin(), c.nroots, c.kp.seed,
+                            a.nvals());
+    if (roots.empty()) throw InvalidValue("the graph has no vertex of degree >= 1");
+    return roots;
+}
+
+/// Runs one search on the chosen engine: the distributed solver, or on one rank with
+/// --backend cuda the single-GPU BFS on the whole graph (its result laid out as a
+/// one-rank BfsResult).
+class SearchEngine {
+public:
+    SearchEngine(const Config& c, ProcessGrid& grid, const DistMatrix<Pattern>& a,
+                 BfsSolver& solver)
+        : a_(a), solver_(solver) {
+        if (!single_gpu(c, grid)) return;
         cuda::BfsGpuOptions g;
-        g.direction = bo.direction;
-        g.alpha = bo.alpha;
-        g.beta = bo.beta;
-        g.symmetric = go.symmetrize;
+        g.direction = c.bo.direction;
+        g.alpha = c.bo.alpha;
+        g.beta = c.bo.beta;
+        g.symmetric = c.go.symmetrize;
         const Csr<Pattern> host =
             a.local_format() == LocalFormat::csr ? a.by_row().csr() : to_csr(a.by_col().dcsc());
-        gpu = std::make_unique<cuda::BfsGpuSolver>(host, g);
+        gpu_ = std::make_unique<cuda::BfsGpuSolver>(host, g);
     }
-    BfsResult result;
-    auto search = [&](gindex_t root) {
-        if (!gpu) {
-            solver.run(root, result);
+
+    void search(gindex_t root, BfsResult& result) {
+        if (!gpu_) {
+            solver_.run(root, result);
             return;
         }
-        gpu->run(root, gpu_result);
-        result.dist = a.row_dist();
+        gpu_->run(root, gpu_result_);
+        result.dist = a_.row_dist();
         result.local_begin = 0;
-        result.parent = gpu_result.parent;
-        result.level = gpu_result.level;
+        result.parent = gpu_result_.parent;
+        result.level = gpu_result_.level;
         result.source = root;
-        result.reached = gpu_result.reached;
-        result.depth = gpu_result.depth;
-        result.seconds = gpu_result.seconds;
-        result.levels = gpu_result.levels;
-    };
-    search(roots.front());  // untimed warm-up
-    grid->reset_counters();
+        result.reached = gpu_result_.reached;
+        result.depth = gpu_result_.depth;
+        result.seconds = gpu_result_.seconds;
+        result.levels = gpu_result_.levels;
+    }
 
-    std::vector<Search> searches;
+private:
+    const DistMatrix<Pattern>& a_;
+    BfsSolver& solver_;
+    std::unique_ptr<cuda::BfsGpuSolver> gpu_;
+    cuda::BfsGpuResult gpu_result_;
+};
+
+/// The timed searches (after one untimed warm-up), each validated unless --no-validate.
+struct Searches {
+    std::vector<Search> runs;
     std::uint64_t failures = 0;
+    BfsResult last;  // the last search's result (--output)
+};
+
+Searches run_searches(const Config& c, ProcessGrid& grid, const DistMatrix<Pattern>& a,
+                      const BfsSolver& solver, SearchEngine& engine,
+                      const std::vector<gindex_t>& roots) {
+    const bool root0 = grid.rank() == 0;
+    Searches out;
+    engine.search(roots.front(), out.last);  // untimed warm-up
+    grid.reset_counters();
     double last_progress = MPI_Wtime();
     for (std::size_t k = 0; k < roots.size(); ++k) {
-        search(roots[k]);
-        Search s{roots[k],
-                 result.seconds,
-                 component_edges(*grid, result, solver.local_degrees(), go.symmetrize),
-                 result.reached,
-                 result.depth,
-                 result.levels};
-        if (validate) {
-            const BfsValidation v = validate_bfs(a, result);
+        const BfsResult& r = out.last;
+        engine.search(roots[k], out.last);
+        out.runs.push_back({roots[k], r.seconds,
+                            component_edges(grid, r, solver.local_degrees(), c.go.symmetrize),
+                            r.reached, r.depth, r.levels});
+        if (c.validate) {
+            const BfsValidation v = validate_bfs(a, r);
             if (!v.ok()) {
-                ++failures;
-                if (root0)
+                ++out.failures;
+                if (root0) {
                     std::fprintf(stderr, "root %lld: %s\n", (long long)roots[k],
                                  v.summary().c_str());
+                }
             }
         }
-        searches.push_back(std::move(s));
         if (root0 && MPI_Wtime() - last_progress > 5.0) {
             std::fprintf(stderr, "gridblas-bfs: %zu of %zu searches done\n", k + 1, roots.size());
             last_progress = MPI_Wtime();
         }
     }
-    if (cli.has("output")) write_output(*grid, result, cli.str("output", ""));
+    return out;
+}
 
-    std::vector<double> times, teps;
-    for (const auto& s : searches) {
+/// Time and TEPS statistics of the searches.
+struct Statistics {
+    bench::Summary time, teps, nedge;
+};
+
+Statistics statistics(const std::vector<Search>& runs) {
+    std::vector<double> times, teps, edges;
+    for (const auto& s : runs) {
         times.push_back(s.seconds);
         teps.push_back(s.edges / s.seconds);
+        edges.push_back(s.edges);
     }
-    const bench::Summary ts = bench::summarize(times), rs = bench::summarize(teps);
+    return {bench::summarize(times), bench::summarize(teps), bench::summarize(edges)};
+}
+
+/// The Graph500-style block on stdout (rank 0).
+void print_report(const Config& c, const ProcessGrid& grid, const GraphSummary& g,
+                  const Searches& s, const Statistics& st) {
+    if (c.print_levels) print_levels(s.runs.front().levels);
+    std::printf("graph: %s, %s, %lld vertices, %lld edges\n", g.name.c_str(),
+                g.directed ? "directed" : "undirected", (long long)g.vertices, (long long)g.edges);
+    if (!c.from_file) std::printf("SCALE: %d\nedgefactor: %d\n", c.kp.scale, c.kp.edgefactor);
+    std::printf("NBFS: %zu\n", s.runs.size());
+    std::printf("graph_generation: %.6g\nnum_mpi_processes: %d\ngrid: %dx%d\nthreads: %d\n",
+                g.construction_seconds, grid.size(), grid.pr(), grid.pc(), omp_get_max_threads());
+    std::printf("construction_time: %.6g\n", g.construction_seconds);
+    std::printf("vertices: %lld\nstored_entries: %lld\n", (long long)g.vertices,
+                (long long)g.stored_entries);
+    std::printf("edge_count_convention: %s\n",
+                g.directed ? "directed arcs leaving reached vertices"
+                           : "undirected edges with both ends reached, after removing "
+                             "self-loops and duplicates (degree sum / 2)");
+    print_block("time", st.time, false);
+    print_block("nedge", st.nedge, false);
+    print_block("TEPS", st.teps, true);
+    std::printf("validation: %s\n", c.validate ? (s.failures ? "FAILED" : "passed") : "skipped");
+}
+
+/// Everything as JSON (rank 0): graph, configuration, statistics, searches with their
+/// levels, and rank 0's communication counters.
+void write_json(const Config& c, ProcessGrid& grid, const GraphSummary& g,
+                const MatrixMarketHeader& header, const Searches& s, const Statistics& st) {
+    std::ofstream j(c.json);
+    if (!j) throw IoError("cannot write " + c.json);
+    j << "{\"program\":\"gridblas-bfs\",\"version\":\"" << GRIDBLAS_VERSION_STRING << "\""
+      << ",\"graph\":{\"source\":\"" << (c.from_file ? c.file : "kronecker") << '"';
+    if (c.from_file) {
+        j << ",\"declared_symmetry\":\"" << to_string(header.symmetry) << '"';
+    } else {
+        j << ",\"scale\":" << c.kp.scale << ",\"edgefactor\":" << c.kp.edgefactor
+          << ",\"seed\":" << c.kp.seed;
+    }
+    j << ",\"directed\":" << (g.directed ? "true" : "false") << ",\"vertices\":" << g.vertices
+      << ",\"edges\":" << g.edges << ",\"stored_entries\":" << g.stored_entries << "}"
+      << ",\"config\":{\"ranks\":" << grid.size() << ",\"grid\":\"" << grid.pr() << 'x' << grid.pc()
+      << "\",\"threads\":" << omp_get_max_threads() << ",\"direction\":\""
+      << to_string(c.bo.direction) << "\",\"parents\":\"" << to_string(c.bo.parents)
+      << "\",\"alpha\":" << c.bo.alpha << ",\"beta\":" << c.bo.beta << ",\"comm\":\""
+      << comm::to_string(c.co.backend) << "\",\"backend\":\"" << c.backend
+      << "\",\"fanout\":" << c.co.fanout << ",\"wire\":\"" << comm::to_string(c.co.wire)
+      << "\",\"local_format\":\"" << to_string(c.go.format)
+      << "\"},\"construction_seconds\":" << g.construction_seconds
+      << ",\"validated\":" << (c.validate ? "true" : "false")
+      << ",\"validation_failures\":" << s.failures << ",\"time\":" << summary_json(st.time)
+      << ",\"teps\":" << summary_json(st.teps) << ",\"searches\":[";
+    for (std::size_t k = 0; k < s.runs.size(); ++k) {
+        const auto& r = s.runs[k];
+        j << (k ? "," : "") << "{\"root\":" << r.root << ",\"seconds\":" << r.seconds
+          << ",\"edges\":" << r.edges << ",\"reached\":" << r.reached << ",\"depth\":" << r.depth
+          << ",\"levels\":" << levels_json(r.levels) << '}';
+    }
+    j << "],\"comm_counters_rank0\":{\"world\":" << counters_json(grid.world())
+      << ",\"row\":" << counters_json(grid.row()) << ",\"col\":" << counters_json(grid.col())
+      << "}}\n";
+}
+
+int run(int argc, char** argv, int world_rank) {
+    const bench::Cli cli(
+        argc, argv,
+        {"scale", "edgefactor", "seed", "file", "roots", "root", "output", "json", "grid",
+         "threads", "direction", "alpha", "beta", "parents", "comm", "fanout", "wire",
+         "local-format", "backend"},
+        {"directed", "symmetrize", "relabel", "no-validate", "levels", "cuda-dist", "help"});
+    if (cli.has("help")) {
+        if (world_rank == 0) std::fputs(kHelp, stdout);
+        return 0;
+    }
+    Config c = parse_config(cli);
+    const auto grid = make_grid(c);
+    const bool root0 = grid->rank() == 0;
+    MatrixMarketHeader header;
+    read_graph_options(*grid, c, header);
+
+    // Kernel 1: construction (the matrix and the solver's set-up).
+    MPI_Barrier(MPI_COMM_WORLD);
+    const double t0 = MPI_Wtime();
+    if (root0) std::fprintf(stderr, "gridblas-bfs: building the graph...\n");
+    const DistMatrix<Pattern> a = c.from_file ? read_graph_matrix_market(grid, c.file, c.go)
+                                              : kronecker_graph(grid, c.kp, c.go);
+    BfsSolver solver(a, c.bo);
+    const GraphSummary g =
+        summarize_graph(c, a, grid->world().allreduce(MPI_Wtime() - t0, comm::ReduceOp::max, "k1"));
     if (root0) {
-        if (cli.has("levels")) print_levels(searches.front().levels);
-        std::printf("SCALE: %d\nedgefactor: %d\nNBFS: %zu\n", from_file ? 0 : kp.scale,
-                    from_file ? 0 : kp.edgefactor, searches.size());
-        std::printf("graph_generation: %.6g\nnum_mpi_processes: %d\ngrid: %dx%d\nthreads: %d\n",
-                    construction, grid->size(), grid->pr(), grid->pc(), omp_get_max_threads());
-        std::printf("construction_time: %.6g\n", construction);
-        std::printf("vertices: %lld\nstored_entries: %lld\n", (long long)n, (long long)nnz);
-        std::printf("edge_count_convention: %s\n",
-                    go.symmetrize ? "undirected edges with both ends reached, after removing "
-                                    "self-loops and duplicates (degree sum / 2)"
-                                  : "directed arcs leaving reached vertices");
-        print_block("time", ts, false);
-        print_block("nedge", bench::summarize([&] {
-                        std::vector<double> e;
-                        for (const auto& s : searches) e.push_back(s.edges);
-                        return e;
-                    }()),
-                    false);
-        print_block("TEPS", rs, true);
-        std::printf("validation: %s\n", validate ? (failures ? "FAILED" : "passed") : "skipped");
+        std::fprintf(stderr, "gridblas-bfs: %lld vertices, %lld stored entries, built in %.2f s\n",
+                     (long long)g.vertices, (long long)g.stored_entries, g.construction_seconds);
     }
-    if (cli.has("json") && root0) {
-        std::ofstream j(cli.str("json", ""));
-        if (!j) throw IoError("cannot write " + cli.str("json", ""));
-        j << "{\"program\":\"gridblas-bfs\",\"version\":\"" << GRIDBLAS_VERSION_STRING << "\""
-          << ",\"graph\":{\"source\":\"" << (from_file ? cli.str("file", "") : "kronecker")
-          << "\",\"scale\":" << kp.scale << ",\"edgefactor\":" << kp.edgefactor
-          << ",\"seed\":" << kp.seed << ",\"vertices\":" << n << ",\"stored_entries\":" << nnz
-          << ",\"symmetric\":" << (go.symmetrize ? "true" : "false") << "}"
-          << ",\"config\":{\"ranks\":" << grid->size() << ",\"grid\":\"" << grid->pr() << 'x'
-          << grid->pc() << "\",\"threads\":" << omp_get_max_threads() << ",\"direction\":\""
-          << to_string(bo.direction) << "\",\"parents\":\"" << to_string(bo.parents)
-          << "\",\"alpha\":" << bo.alpha << ",\"beta\":" << bo.beta << ",\"comm\":\""
-          << comm::to_string(co.backend) << "\",\"backend\":\"" << backend
-          << "\",\"fanout\":" << co.fanout << ",\"wire\":\"" << comm::to_string(co.wire)
-          << "\",\"local_format\":\"" << to_string(go.format)
-          << "\"},\"construction_seconds\":" << construction
-          << ",\"validated\":" << (validate ? "true" : "false")
-          << ",\"validation_failures\":" << failures << ",\"time\":" << summary_json(ts)
-          << ",\"teps\":" << summary_json(rs) << ",\"searches\":[";
-        for (std::size_t k = 0; k < searches.size(); ++k) {
-            const auto& s = searches[k];
-            j << (k ? "," : "") << "{\"root\":" << s.root << ",\"seconds\":" << s.seconds
-              << ",\"edges\":" << s.edges << ",\"reached\":" << s.reached
-              << ",\"depth\":" << s.depth << ",\"levels\":" << levels_json(s.levels) << '}';
-        }
-        j << "],\"comm_counters_rank0\":{\"world\":" << counters_json(grid->world())
-          << ",\"row\":" << counters_json(grid->row()) << ",\"col\":" << counters_json(grid->col())
-          << "}}\n";
-    }
-    return failures ? 2 : 0;
+
+    // Kernel 2: the searches.
+    const std::vector<gindex_t> roots = choose_roots(c, grid, solver, a);
+    SearchEngine engine(c, *grid, a, solver);
+    const Searches s = run_searches(c, *grid, a, solver, engine, roots);
+    if (!c.output.empty()) write_output(*grid, s.last, c.output);
+
+    const Statistics st = statistics(s.runs);
+    if (root0) print_report(c, *grid, g, s, st);
+    if (root0 && !c.json.empty()) write_json(c, *grid, g, header, s, st);
+    return s.failures ? 2 : 0;
 }
 
 }  // namespace

@@ -4,9 +4,12 @@
 // and the program times, for every backend x fanout x wire format, three exchanges of a BFS
 // level: `union` (allgather_ids, the expand of a frontier), `alltoall` (alltoall_ids of the
 // set split among owner ranks) and `fold` (reduce_scatter_pairs of (id, parent) pairs with
-// min, the fold of vxm). It reports messages per rank, bytes on the wire and raw bytes (summed
-// over ranks) and the time per call (slowest rank, mean over repetitions after a warm-up),
-// after seeds 000 (butterfly vs all-to-all message counts) and 001/003 (compressed frontiers).
+// min: partial results combined on their way to the owner; vxm / mxv fold with an alltoallv
+// of (index, value) pairs combined at the owner instead, see include/gridblas/ops/spmv.hpp).
+// It reports messages per rank, bytes on the wire and raw bytes (summed over ranks) and the
+// time per call (slowest rank, mean over repetitions after a warm-up), after Green 2021
+// (butterfly vs all-to-all message counts) and Bisson et al. 2016 / Young et al. 2016
+// (compressed frontiers); see References in README.md.
 
 #include <mpi.h>
 
@@ -18,7 +21,9 @@
 #include <string>
 #include <vector>
 
+#include "common/mpi_main.hpp"
 #include "gridblas/comm/communicator.hpp"
+#include "gridblas/core/error.hpp"
 
 namespace gc = gridblas::comm;
 using gridblas::lindex_t;
@@ -47,7 +52,8 @@ const char* kHelp =
     "  --backends list     mpi,ring,butterfly,auto (default all)\n"
     "  --fanouts list      butterfly / auto radices (default 2,3,4)\n"
     "  --wires list        raw,delta,bitmap,auto (default all)\n"
-    "  --ops list          union,alltoall,fold (default all)\n"
+    "  --ops list          union,alltoall,fold (default all); fold is reduce_scatter_pairs,\n"
+    "                      which combines on the way (vxm folds with an alltoallv)\n"
     "  --calibrate         measure alpha/beta for the automatic backend first\n"
     "  --json FILE         also write the results as JSON\n"
     "  --help              this text\n";
@@ -156,165 +162,192 @@ struct Row {
     double best = 0;     // per call: slowest rank, best repetition
 };
 
+/// What every rank sends: its frontier piece `mine` (for union) and the same ids split among
+/// their owners' pieces of `piece` ids, local to the owner, with a parent each (alltoall,
+/// fold).
+struct Payload {
+    std::vector<lindex_t> mine;
+    lindex_t piece = 0;
+    std::vector<lindex_t> local;
+    std::vector<std::uint64_t> parents;
+    std::vector<int> counts;
+};
+
+Payload make_payload(int rank, int p, lindex_t universe, double density) {
+    Payload pl;
+    pl.mine = frontier(std::uint64_t(rank) * 1000003 + 11, universe, density);
+    pl.piece = (universe + lindex_t(p) - 1) / lindex_t(p);  // owner blocks
+    pl.counts.assign(static_cast<std::size_t>(p), 0);
+    for (const lindex_t id : pl.mine) {
+        pl.counts[std::size_t(id / pl.piece)]++;
+        pl.local.push_back(id % pl.piece);
+        pl.parents.push_back(std::uint64_t(rank) * universe + id);
+    }
+    return pl;
+}
+
+/// Received data of one exchange, kept between calls so that buffers are reused.
+struct Received {
+    std::vector<lindex_t> ids;
+    std::vector<int> counts;
+    std::vector<std::uint64_t> values;
+};
+
+/// One call of the exchange `op` on `c`.
+void exchange(gc::Communicator& c, const std::string& op, const Payload& pl, lindex_t universe,
+              Received& r) {
+    if (op == "union") {
+        c.allgather_ids(pl.mine, universe, r.ids, "bench");
+    } else if (op == "alltoall") {
+        c.alltoall_ids(pl.local, pl.counts, pl.piece, r.ids, r.counts, "bench");
+    } else if (op == "fold") {
+        c.reduce_scatter_pairs(
+            std::span<const lindex_t>(pl.local), std::span<const std::uint64_t>(pl.parents),
+            std::span<const int>(pl.counts), pl.piece,
+            [](std::uint64_t x, std::uint64_t y) { return x < y ? x : y; }, r.ids, r.values,
+            "bench");
+    } else {
+        throw gridblas::InvalidValue("unknown op " + op);
+    }
+}
+
+/// Whether the backend has a radix (the other backends ignore Options::fanout).
+bool uses_fanout(gc::Backend b) {
+    return b == gc::Backend::butterfly || b == gc::Backend::automatic;
+}
+
+/// Times `reps` calls of `op` with the options `o` after one warm-up call, and gathers the
+/// row's statistics over all ranks (collective).
+Row measure(const std::string& op, const gc::Options& o, const Payload& pl, const Args& a,
+            double density) {
+    auto c = gc::Communicator::create(MPI_COMM_WORLD, o);
+    Received received;
+    exchange(*c, op, pl, a.universe, received);  // warm-up: buffers grow here
+    c->reset_counters();
+    std::vector<double> times(static_cast<std::size_t>(a.reps));
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (double& t : times) {
+        const double t0 = MPI_Wtime();
+        exchange(*c, op, pl, a.universe, received);
+        t = MPI_Wtime() - t0;
+    }
+    // Time of a call = its slowest rank.
+    MPI_Allreduce(MPI_IN_PLACE, times.data(), a.reps, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    const gc::Counters t = c->total();
+    double sums[2] = {double(t.bytes_wire), double(t.bytes_raw)};
+    double maxs[2] = {double(t.messages), double(pl.mine.size())};
+    MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, maxs, 2, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    Row r;
+    r.op = op;
+    r.backend = gc::to_string(o.backend);
+    r.fanout = uses_fanout(o.backend) ? o.fanout : 0;
+    r.wire = gc::to_string(o.wire);
+    r.chosen = gc::to_string(c->last_backend());
+    r.density = density;
+    r.ids_per_rank = maxs[1];
+    r.msgs_per_rank = maxs[0] / a.reps;
+    r.bytes_wire = sums[0] / a.reps;
+    r.bytes_raw = sums[1] / a.reps;
+    for (const double x : times) r.seconds += x / a.reps;
+    r.best = *std::min_element(times.begin(), times.end());
+    return r;
+}
+
+/// Every backend x fanout x wire format the arguments ask for (the fanout only varies for
+/// the backends that use it).
+std::vector<gc::Options> configurations(const Args& a, double alpha, double beta) {
+    std::vector<gc::Options> out;
+    for (const gc::Backend b : a.backends) {
+        for (const int k : uses_fanout(b) ? a.fanouts : std::vector<int>{2}) {
+            for (const gc::WireFormat w : a.wires) {
+                gc::Options o;
+                o.backend = b;
+                o.fanout = k;
+                o.wire = w;
+                o.alpha_s = alpha;
+                o.beta_s = beta;
+                out.push_back(o);
+            }
+        }
+    }
+    return out;
+}
+
+void print_header(int p, const Args& a, double alpha, double beta) {
+    std::printf(
+        "# gridblas-comm-bench: %d ranks, universe %u, %d reps, alpha %.3g s, beta %.3g s/B\n", p,
+        a.universe, a.reps, alpha, beta);
+    std::printf(
+        "# per call: msgs/rank max over ranks; bytes summed over ranks; time of the slowest"
+        " rank, mean and best of the repetitions\n");
+    std::printf("%-8s %-9s %2s %-6s %10s %10s %6s %12s %12s %6s %9s %9s %s\n", "op", "backend", "k",
+                "wire", "density", "ids/rank", "msgs", "bytes_wire", "bytes_raw", "ratio",
+                "ms_mean", "ms_best", "chosen");
+}
+
+void print_row(const Row& r, gc::Backend b) {
+    const std::string k = uses_fanout(b) ? std::to_string(r.fanout) : "-";
+    std::printf("%-8s %-9s %2s %-6s %10.3g %10.0f %6.1f %12.0f %12.0f %6.3f %9.3f %9.3f %s\n",
+                r.op.c_str(), r.backend.c_str(), k.c_str(), r.wire.c_str(), r.density,
+                r.ids_per_rank, r.msgs_per_rank, r.bytes_wire, r.bytes_raw,
+                r.bytes_raw > 0 ? r.bytes_wire / r.bytes_raw : 1.0, 1e3 * r.seconds, 1e3 * r.best,
+                b == gc::Backend::automatic ? r.chosen.c_str() : "");
+    std::fflush(stdout);
+}
+
+void write_json(const std::string& path, int p, const Args& a, const std::vector<Row>& rows) {
+    FILE* f = std::fopen(path.c_str(), "w");
+    if (f == nullptr) throw gridblas::IoError("cannot write " + path);
+    std::fprintf(f, "{\"ranks\": %d, \"universe\": %u, \"reps\": %d, \"results\": [\n", p,
+                 a.universe, a.reps);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const Row& r = rows[i];
+        std::fprintf(f,
+                     "  {\"op\": \"%s\", \"backend\": \"%s\", \"fanout\": %d, \"wire\": "
+                     "\"%s\", \"chosen\": \"%s\", \"density\": %.6g, \"ids_per_rank\": "
+                     "%.0f, \"messages_per_rank\": %.2f, \"bytes_wire\": %.0f, "
+                     "\"bytes_raw\": %.0f, \"seconds_per_call\": %.6g, \"best_seconds\": "
+                     "%.6g}%s\n",
+                     r.op.c_str(), r.backend.c_str(), r.fanout, r.wire.c_str(), r.chosen.c_str(),
+                     r.density, r.ids_per_rank, r.msgs_per_rank, r.bytes_wire, r.bytes_raw,
+                     r.seconds, r.best, i + 1 < rows.size() ? "," : "");
+    }
+    std::fprintf(f, "]}\n");
+    if (std::fclose(f) != 0) throw gridblas::IoError("error writing " + path);
+}
+
+int run(int argc, char** argv, int rank) {
+    Args a;
+    int status = 0;
+    if (!parse(argc, argv, rank, a, status)) return status;
+    int p = 1;
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    double alpha = gc::Options{}.alpha_s, beta = gc::Options{}.beta_s;
+    if (a.calibrate) {
+        auto c = gc::Communicator::create(MPI_COMM_WORLD, {});
+        c->calibrate();
+        alpha = c->options().alpha_s;
+        beta = c->options().beta_s;
+    }
+    if (rank == 0) print_header(p, a, alpha, beta);
+    const std::vector<gc::Options> configs = configurations(a, alpha, beta);
+    std::vector<Row> rows;
+    for (const double density : a.densities) {
+        const Payload pl = make_payload(rank, p, a.universe, density);
+        for (const std::string& op : a.ops) {
+            for (const gc::Options& o : configs) {
+                rows.push_back(measure(op, o, pl, a, density));
+                if (rank == 0) print_row(rows.back(), o.backend);
+            }
+        }
+    }
+    if (rank == 0 && !a.json.empty()) write_json(a.json, p, a, rows);
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    MPI_Init(&argc, &argv);
-    int rank = 0, p = 1;
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &p);
-    Args a;
-    int status = 0;
-    if (!parse(argc, argv, rank, a, status)) {
-        MPI_Finalize();
-        return status;
-    }
-    std::vector<Row> rows;
-    try {
-        double alpha = gc::Options{}.alpha_s, beta = gc::Options{}.beta_s;
-        if (a.calibrate) {
-            auto c = gc::Communicator::create(MPI_COMM_WORLD, {});
-            c->calibrate();
-            alpha = c->options().alpha_s;
-            beta = c->options().beta_s;
-        }
-        if (rank == 0) {
-            std::printf(
-                "# gridblas-comm-bench: %d ranks, universe %u, %d reps, alpha %.3g s, "
-                "beta %.3g s/B\n",
-                p, a.universe, a.reps, alpha, beta);
-            std::printf(
-                "# per call: msgs/rank max over ranks; bytes summed over ranks; time of the"
-                " slowest rank, mean and best of the repetitions\n");
-            std::printf("%-8s %-9s %2s %-6s %10s %10s %6s %12s %12s %6s %9s %9s %s\n", "op",
-                        "backend", "k", "wire", "density", "ids/rank", "msgs", "bytes_wire",
-                        "bytes_raw", "ratio", "ms_mean", "ms_best", "chosen");
-        }
-        const lindex_t piece = (a.universe + lindex_t(p) - 1) / lindex_t(p);  // owner blocks
-        for (const double density : a.densities) {
-            const auto mine = frontier(std::uint64_t(rank) * 1000003 + 11, a.universe, density);
-            // alltoall / fold payload: the set split among owners, ids local to the owner.
-            std::vector<lindex_t> local;
-            std::vector<std::uint64_t> parents;
-            std::vector<int> counts(static_cast<std::size_t>(p), 0);
-            for (const lindex_t id : mine) {
-                counts[std::size_t(id / piece)]++;
-                local.push_back(id % piece);
-                parents.push_back(std::uint64_t(rank) * a.universe + id);
-            }
-            for (const std::string& op : a.ops) {
-                for (const gc::Backend b : a.backends) {
-                    const bool radix = b == gc::Backend::butterfly || b == gc::Backend::automatic;
-                    for (const int k : radix ? a.fanouts : std::vector<int>{2}) {
-                        for (const gc::WireFormat w : a.wires) {
-                            gc::Options o;
-                            o.backend = b;
-                            o.fanout = k;
-                            o.wire = w;
-                            o.alpha_s = alpha;
-                            o.beta_s = beta;
-                            auto c = gc::Communicator::create(MPI_COMM_WORLD, o);
-                            std::vector<lindex_t> out;
-                            std::vector<int> rc;
-                            std::vector<std::uint64_t> outv;
-                            auto call = [&] {
-                                if (op == "union") {
-                                    c->allgather_ids(mine, a.universe, out, "bench");
-                                } else if (op == "alltoall") {
-                                    c->alltoall_ids(local, counts, piece, out, rc, "bench");
-                                } else if (op == "fold") {
-                                    c->reduce_scatter_pairs(
-                                        std::span<const lindex_t>(local),
-                                        std::span<const std::uint64_t>(parents),
-                                        std::span<const int>(counts), piece,
-                                        [](std::uint64_t x, std::uint64_t y) {
-                                            return x < y ? x : y;
-                                        },
-                                        out, outv, "bench");
-                                } else {
-                                    throw gridblas::InvalidValue("unknown op " + op);
-                                }
-                            };
-                            call();  // warm-up: buffers grow here
-                            c->reset_counters();
-                            std::vector<double> times(static_cast<std::size_t>(a.reps));
-                            MPI_Barrier(MPI_COMM_WORLD);
-                            for (double& t : times) {
-                                const double t0 = MPI_Wtime();
-                                call();
-                                t = MPI_Wtime() - t0;
-                            }
-                            // Time of a call = its slowest rank.
-                            MPI_Allreduce(MPI_IN_PLACE, times.data(), a.reps, MPI_DOUBLE, MPI_MAX,
-                                          MPI_COMM_WORLD);
-                            const gc::Counters t = c->total();
-                            double sums[2] = {double(t.bytes_wire), double(t.bytes_raw)};
-                            double maxs[2] = {double(t.messages), double(mine.size())};
-                            MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM,
-                                          MPI_COMM_WORLD);
-                            MPI_Allreduce(MPI_IN_PLACE, maxs, 2, MPI_DOUBLE, MPI_MAX,
-                                          MPI_COMM_WORLD);
-                            Row r;
-                            r.op = op;
-                            r.backend = gc::to_string(b);
-                            r.fanout = radix ? k : 0;
-                            r.wire = gc::to_string(w);
-                            r.chosen = gc::to_string(c->last_backend());
-                            r.density = density;
-                            r.ids_per_rank = maxs[1];
-                            r.msgs_per_rank = maxs[0] / a.reps;
-                            r.bytes_wire = sums[0] / a.reps;
-                            r.bytes_raw = sums[1] / a.reps;
-                            for (const double x : times) r.seconds += x / a.reps;
-                            r.best = *std::min_element(times.begin(), times.end());
-                            rows.push_back(r);
-                            if (rank == 0) {
-                                std::printf(
-                                    "%-8s %-9s %2s %-6s %10.3g %10.0f %6.1f %12.0f %12.0f %6.3f "
-                                    "%9.3f %9.3f %s\n",
-                                    r.op.c_str(), r.backend.c_str(),
-                                    radix ? std::to_string(k).c_str() : "-", r.wire.c_str(),
-                                    r.density, r.ids_per_rank, r.msgs_per_rank, r.bytes_wire,
-                                    r.bytes_raw, r.bytes_raw > 0 ? r.bytes_wire / r.bytes_raw : 1.0,
-                                    1e3 * r.seconds, 1e3 * r.best,
-                                    b == gc::Backend::automatic ? r.chosen.c_str() : "");
-                                std::fflush(stdout);
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    } catch (const std::exception& e) {
-        // Argument errors are raised on every rank alike, so every rank ends here.
-        std::fprintf(stderr, "gridblas-comm-bench (rank %d): %s\n", rank, e.what());
-        status = 1;
-    }
-    if (rank == 0 && !a.json.empty()) {
-        FILE* f = std::fopen(a.json.c_str(), "w");
-        if (f == nullptr) {
-            std::fprintf(stderr, "gridblas-comm-bench: cannot write %s\n", a.json.c_str());
-            status = 1;
-        } else {
-            std::fprintf(f, "{\"ranks\": %d, \"universe\": %u, \"reps\": %d, \"results\": [\n", p,
-                         a.universe, a.reps);
-            for (std::size_t i = 0; i < rows.size(); ++i) {
-                const Row& r = rows[i];
-                std::fprintf(f,
-                             "  {\"op\": \"%s\", \"backend\": \"%s\", \"fanout\": %d, \"wire\": "
-                             "\"%s\", \"chosen\": \"%s\", \"density\": %.6g, \"ids_per_rank\": "
-                             "%.0f, \"messages_per_rank\": %.2f, \"bytes_wire\": %.0f, "
-                             "\"bytes_raw\": %.0f, \"seconds_per_call\": %.6g, \"best_seconds\": "
-                             "%.6g}%s\n",
-                             r.op.c_str(), r.backend.c_str(), r.fanout, r.wire.c_str(),
-                             r.chosen.c_str(), r.density, r.ids_per_rank, r.msgs_per_rank,
-                             r.bytes_wire, r.bytes_raw, r.seconds, r.best,
-                             i + 1 < rows.size() ? "," : "");
-            }
-            std::fprintf(f, "]}\n");
-            std::fclose(f);
-        }
-    }
-    MPI_Finalize();
-    return status;
+    return gridblas::bench::mpi_main(argc, argv, "gridblas-comm-bench", run);
 }

@@ -8,7 +8,7 @@
 # 2 threads on the same graph, every configuration --reps times (default 3). Writes, under
 # bench-results/<date>/ (git-ignored): the JSON and log of every run, manifest.tsv and
 # results.md (harmonic-mean GTEPS and median time per run and per configuration, message
-# counts, and bytes per search next to the communication model of seed 002).
+# counts, and bytes per search next to the communication model of Buluç et al. 2017).
 #
 # Usage: scripts/bench-bfs.sh [--scale S] [--big] [--reps N] [--roots N] [--out DIR]
 #                             [--build-dir DIR] [--no-build] [--validate-all]

@@ -7,7 +7,7 @@
 MANIFEST is tab-separated: label, layout, grid, threads, direction, comm, rep, program,
 json (or -), log, exit status. The report has one row per run, the median over the
 repetitions of each configuration, message counts per search, and the bytes per search of
-top-down-only and direction-optimising runs next to the model of Buluç et al. (seed 002).
+top-down-only and direction-optimising runs next to the model of Buluç et al. 2017 (References in README.md).
 """
 
 import json
@@ -135,10 +135,10 @@ def report(manifest):
 
 
 def model_section(runs):
-    print("\n## Bytes per search: measured vs the model of seed 002\n")
+    print("\n## Bytes per search: measured vs the model of Buluç et al. 2017\n")
     print("Measured: the sum of `bytes_wire` over the levels of a search (all ranks; the "
           "per-search setup and the validation are not counted), averaged over the searches "
-          "of all repetitions. Model (Buluç, Beamer, Madduri et al., §6): top-down "
+          "of all repetitions. Model (Buluç, Beamer, Madduri et al. 2017, §6): top-down "
           "w_t ≈ 4m + n·pr words, bottom-up w_b ≈ n·(s_b·(pr+pc+1)/64 + 2) words, 1 word = "
           "8 bytes, where m = undirected edges in the traversed component (mean over the "
           "searches), n = vertices (w_t: vertices reached; w_b: all 2^scale vertices, as the "

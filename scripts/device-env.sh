@@ -65,7 +65,8 @@ export GTEST_COLOR=no
 export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive}
 
 # The tests open their data at the path compiled in on the build machine
-# (.deps/data_dir, e.g. /work/main/tests/data/lagraph): link it to this checkout if absent.
+# (.deps/data_dir: the build checkout's absolute tests/data/lagraph): link it to this
+# checkout if absent.
 if [ -s "$_gb_deps/data_dir" ]; then
     _gb_data=$(cat "$_gb_deps/data_dir")
     if [ ! -e "$_gb_data" ] && [ -d "$_gb_root/tests/data/lagraph" ]; then

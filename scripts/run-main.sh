@@ -8,7 +8,8 @@
 #   bash scripts/run-main.sh --scale 18
 #
 # Environment:
-#   GRIDBLAS_NP       MPI ranks (default 4; more than the cores is fine: --oversubscribe)
+#   GRIDBLAS_NP       MPI ranks (default 4; more than the cores is fine: Open MPI's mpirun
+#                     gets --oversubscribe, other launchers oversubscribe by themselves)
 #   OMP_NUM_THREADS   OpenMP threads per rank (default 1)
 set -euo pipefail
 
@@ -37,7 +38,12 @@ if ! grep -q '^gridblas-bfs:' <<< "$targets"; then
 fi
 cmake --build --preset release --parallel "$(nproc)" --target gridblas-bfs
 
-# --bind-to none: OpenMPI would otherwise pin each rank to one core.
+# --oversubscribe only for Open MPI's launcher (MPICH's does not know it); --bind-to none:
+# Open MPI would otherwise pin each rank to one core.
+oversubscribe=()
+if mpirun --version 2>&1 | grep -qE 'Open MPI|OpenRTE'; then
+    oversubscribe=(--oversubscribe)
+fi
 set -x
-exec mpirun -np "$NP" --oversubscribe --bind-to none \
+exec mpirun -np "$NP" "${oversubscribe[@]}" --bind-to none \
     build/release/benchmarks/gridblas-bfs --scale 16 --roots 16 "$@"

@@ -14,12 +14,15 @@
 # Environment:
 #   GRIDBLAS_JOBS          parallel build/test jobs (default: number of cores)
 #   GRIDBLAS_FUZZ_SECONDS  fuzzing budget passed to run-fuzz.sh (default: 60)
+#   GRIDBLAS_WARNINGS_AS_ERRORS  ON: compiler warnings in gridblas' own targets fail the
+#                          builds (CI, .ci/run, sets it); default OFF
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 JOBS="${GRIDBLAS_JOBS:-$(nproc)}"
 FUZZ_SECONDS="${GRIDBLAS_FUZZ_SECONDS:-60}"
+WARNINGS_AS_ERRORS="${GRIDBLAS_WARNINGS_AS_ERRORS:-OFF}"
 
 # The CUDA toolkit is not always on PATH; GRIDBLAS_WITH_CUDA=AUTO needs to find nvcc.
 if [[ -d /usr/local/cuda/bin ]]; then
@@ -86,7 +89,8 @@ skip() {
 # The stages' commands. Each is one && chain so that it stops at its first failure
 # (set -e does not apply inside a function called as a condition).
 build_preset() {
-    cmake --preset "$1" && cmake --build --preset "$1" --parallel "$JOBS"
+    cmake --preset "$1" -DGRIDBLAS_WARNINGS_AS_ERRORS="$WARNINGS_AS_ERRORS" &&
+        cmake --build --preset "$1" --parallel "$JOBS"
 }
 release_tests() {
     ctest --preset release --parallel "$JOBS" --label-exclude '^install$'
@@ -106,7 +110,7 @@ fuzz() {
 }
 
 echo "test-all: $(nproc) cores, ${JOBS} jobs; $(cmake --version | head -n1);" \
-    "nvcc: $(command -v nvcc || echo 'not found')"
+    "nvcc: $(command -v nvcc || echo 'not found'); warnings as errors: ${WARNINGS_AS_ERRORS}"
 TOTAL_START=$SECONDS
 
 if stage deps bash scripts/setup-deps.sh; then

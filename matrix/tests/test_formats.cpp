@@ -2,7 +2,7 @@
 // building from tuples in any order against Eigen as the oracle, DCSC <-> CSR conversions and
 // transposes, edge shapes (0x0, 1xn, nx1, empty rows/columns), hypersparse blocks (O(nnz)
 // memory, checked by counting allocations), duplicate rejection and combination, index
-// errors, Pattern matrices and the memory footprint query. DESIGN.md §4.
+// errors, Pattern matrices and the memory footprint query.
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,8 @@
 // Tests of the semirings component (builtin.hpp, semiring.hpp): monoid identities, products,
 // terminal values and early exit, the Semiring concept (built-ins, user-defined, malformed),
-// and compile-time (constexpr) use. The laws checked are those of DESIGN.md §5 and the
-// GraphBLAS C API's built-in semirings.
+// and compile-time (constexpr) use. The laws checked are the semiring laws (an
+// associative, commutative add with identity zero(); the built-ins' definitions of the
+// GraphBLAS C API 2.1).
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The `butterfly` backend: radix-k exchanges in ceil(log_k p) rounds for ANY rank count p,
-// after the ButterFly BFS of seed 000 (Green), generalised with cyclic (Bruck-style)
-// partners so that non-powers of k need no hot-spot rank.
+// after the ButterFly BFS of Green 2021, generalised with cyclic partners as in Bruck et
+// al. 1997 (References in README.md) so that non-powers of k need no hot-spot rank.
 //
 // Round i has the stride s = k^i and runs while s < p. Rank r sends k-1 messages (fewer in
 // the last round when (k-1)*s >= p: only j with j*s < p) and receives as many:

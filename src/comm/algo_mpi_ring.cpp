@@ -1,7 +1,7 @@
 // The `mpi` backend (MPI_Allgatherv / MPI_Alltoallv after a size pre-exchange) and the `ring`
-// baseline: an allgather of p-1 steps that passes each piece on to rank+1 (the "wave" of
-// seed 004), and a pairwise alltoall of p-1 steps (step s: send to rank+s, receive from
-// rank-s). Both are payload-agnostic; set unions and reduce-scatters are layered on top of
+// baseline: an allgather of p-1 steps that passes each piece on to rank+1 (the "wave" that
+// Fu et al. 2014 describe), and a pairwise alltoall of p-1 steps (step s: send to rank+s, receive
+// from rank-s). Both are payload-agnostic; set unions and reduce-scatters are layered on top of
 // them in common.cpp.
 
 #include <cstring>

@@ -1,7 +1,7 @@
 // Id-set codecs of the wire (see wire.hpp for the frame layout): raw 32-bit lists, delta
 // gaps bit-packed at the width of the frame's largest gap, and range bitmaps. This is the
-// per-message "smallest representation" policy of seeds 001 (Bisson et al.) and 003 (Young
-// et al.: delta + bit packing close to the entropy of a frontier, bitmaps for dense ones).
+// per-message "smallest representation" policy of Bisson et al. 2016 and Young et al. 2016
+// (delta + bit packing close to the entropy of a frontier, bitmaps for dense ones).
 
 #include "gridblas/comm/wire.hpp"
 

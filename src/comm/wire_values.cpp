@@ -1,6 +1,6 @@
 // Fixed-width bit packing of the values that travel beside an id frame (see wire.hpp):
 // one width per message, the bit width of its largest value, as the delta frames do for
-// gaps (seed 003, Young et al.: pack to the entropy the message actually has).
+// gaps (Young et al. 2016: pack to the entropy the message actually has).
 
 #include <algorithm>
 #include <bit>

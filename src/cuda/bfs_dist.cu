@@ -1,12 +1,12 @@
-// The device kernels of the distributed BFS's bottom-up sub-step (seed 002 Algorithm 4, as
-// organised in src/bfs/bottom_up.cpp): each unvisited column of one piece of the rank's
-// column block scans its in-edges for a frontier vertex and stops at the first one
-// (Beamer et al., SC'12). Short columns get one thread each; columns longer than a warp go
-// to a queue that a second kernel works through with one warp per column, 32 entries per
-// round, stopping at the round that holds the first hit (the degree split of Merrill-style
-// GPU BFS, as in the single-GPU pull of semiring_kernels.cu). The rotation of the piece's
-// "completed" bitmap and candidates along the grid column stays on the host and the
-// communication backend; these kernels are the part that reads the adjacency.
+// The device kernels of the distributed BFS's bottom-up sub-step (Buluç et al. 2017, Algorithm 4,
+// as organised in src/bfs/bottom_up.cpp): each unvisited column of one piece of the rank's column
+// block scans its in-edges for a frontier vertex and stops at the first one (Beamer et al., SC'12).
+// Short columns get one thread each; columns longer than a warp go to a queue that a second kernel
+// works through with one warp per column, 32 entries per round, stopping at the round that holds
+// the first hit (the degree split of the GPU BFS of Merrill et al. 2012, as in the single-GPU pull
+// of semiring_kernels.cu). The rotation of the piece's "completed" bitmap and candidates along the
+// grid column stays on the host and the communication backend; these kernels are the part that
+// reads the adjacency.
 
 #include <algorithm>
 #include <cstdint>

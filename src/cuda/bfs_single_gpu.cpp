@@ -1,6 +1,6 @@
 // Single-GPU direction-optimizing BFS (Beamer, Asanović & Patterson, SC'12) composed from
-// the backend's kernels, with parents recovered from levels after the search (seed 004,
-// Fu et al.). The host only orchestrates: per level it launches one kernel call (push or
+// the backend's kernels, with parents recovered from levels after the search (Fu et
+// al. 2014). The host only orchestrates: per level it launches one kernel call (push or
 // pull), one bookkeeping kernel and one frontier-degree reduction, and reads back a few
 // counters to decide the next direction — the same rule and the same alpha/beta as the
 // distributed BfsSolver (src/bfs/bfs_solver.cpp).

@@ -1,6 +1,6 @@
 // Dense SpMV with the arithmetic semiring through cuSPARSE's generic API: y = A x with
-// cusparseSpMV (CSR, CUSPARSE_SPMV_ALG_DEFAULT), for float and double. The DESIGN (§11)
-// hands the arithmetic semirings to cuSPARSE rather than to our own kernels.
+// cusparseSpMV (CSR, CUSPARSE_SPMV_ALG_DEFAULT), for float and double. The CUDA backend
+// hands the arithmetic semirings to cuSPARSE rather than to its own kernels.
 //
 // Our CSR stores 64-bit row offsets and 32-bit column ids. cuSPARSE is given 32-bit indices
 // for both (the combination every cuSPARSE release accepts): the row offsets are narrowed

@@ -1,9 +1,9 @@
 // Host side of the CUDA backend: device queries, the allocation primitives under
 // every device container, the Workspace, and the CudaError reporting used by all of
 // src/cuda. Compiled by the host compiler against the CUDA runtime API (no kernels here).
-// Follows Ginkgo's split of executor memory operations into a few out-of-line functions
-// (notes/anchor-aesthetics.md); src/cuda_stubs/cuda_stubs.cpp defines the same symbols
-// for builds without CUDA.
+// Follows the Ginkgo library's split of executor memory operations into a few out-of-line
+// functions (Anzt et al. 2022; References in README.md); src/cuda_stubs/cuda_stubs.cpp defines the
+// same symbols for builds without CUDA.
 
 #include <cusparse.h>
 

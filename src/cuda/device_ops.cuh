@@ -24,7 +24,7 @@ __device__ __forceinline__ bool test_bit(const std::uint64_t* words, lindex_t i)
 }
 
 /// Sets bit i with atomicOr, after a plain read that skips the atomic when the bit is
-/// already set (the read-before-atomicOr of seed 001; a stale read only costs an atomic).
+/// already set (the read-before-atomicOr of Bisson et al. 2016; a stale read only costs an atomic).
 __device__ __forceinline__ void set_bit(std::uint64_t* words, lindex_t i) {
     unsigned long long* w = reinterpret_cast<unsigned long long*>(words) + (i >> 6);
     const unsigned long long m = 1ull << (i & 63);

@@ -1,11 +1,11 @@
 // Semiring-independent device routines of the CUDA backend: the CUB prefix scan, bitmap
 // compaction into sorted sparse vectors, frontier conversions (sparse <-> bitmap), fills,
 // and the bookkeeping kernels of the single-GPU BFS (levels, visited bits, frontier degree
-// sums, parents recovered from levels as in seed 004, Fu et al.).
+// sums, parents recovered from levels as in Fu et al. 2014).
 //
 // Compaction works on words, not bits: each word's popcount is prefix-scanned (n/64 items),
 // then one thread per word writes its set positions in order, so the output is sorted with
-// no sort. Bitmaps follow seed 001 (Bernaschi et al.): 64-bit words, atomicOr after a plain
+// no sort. Bitmaps follow Bisson et al. 2016: 64-bit words, atomicOr after a plain
 // read. Everything runs on the default stream; callers synchronise when they read a count.
 
 #include <cub/device/device_scan.cuh>

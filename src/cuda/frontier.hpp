@@ -50,7 +50,7 @@ void degree_sum_list(const offset_t* rowptr, const lindex_t* ind, std::size_t n_
 void degree_sum_bitmap(const offset_t* rowptr, const std::uint64_t* bits, lindex_t n,
                        std::uint64_t* sum);
 
-/// Parents from levels (seed 004): for every reached v other than the source, parent(v) is
+/// Parents from levels (Fu et al. 2014): for every reached v other than the source, parent(v) is
 /// the first in-neighbour u (smallest id: in_col is sorted per row) with level(u) ==
 /// level(v) - 1; the source is its own parent; unreached vertices get -1.
 void bfs_parents_from_levels(const offset_t* in_ptr, const lindex_t* in_col, lindex_t n,

@@ -8,15 +8,15 @@
 //    3. expand: one thread per edge e (grid-stride) finds its frontier entry by binary
 //       search in the scan, forms S::mul(M(i,j), x(j)) and combines it into a dense
 //       accumulator with the add monoid's atomic, setting bit i of a staging bitmap.
-//    This is the thread-per-edge load balancing of seed 001 (Bernaschi et al., §3.4: exclusive
-//    scan + binary search, atomics instead of scatter/compact) — work is split by edges, so
-//    one hub vertex cannot stall a thread block. The seed's "4 edges per thread" variant is a
+//    This is the thread-per-edge load balancing of Bisson, Bernaschi & Mastrostefano 2016 (§3.4:
+//    exclusive scan + binary search, atomics instead of scatter/compact) — work is split by edges,
+//    so one hub vertex cannot stall a thread block. The paper's "4 edges per thread" variant is a
 //    tuning step left for measurement on hardware.
 //  pull (masked SpMV, bottom-up BFS): y⟨mask⟩ = M ⊕.⊗ x over a view with outer = output
 //    index i and x a bitmap; one thread per allowed row scans it with early exit at the add
 //    monoid's terminal value (Beamer et al., SC'12); rows longer than a warp go to a queue
 //    that a second kernel works through with one warp per row (the degree split used by
-//    Merrill-style GPU BFS), the warp stopping as soon as any lane is terminal.
+//    the GPU BFS of Merrill et al. 2012), the warp stopping as soon as any lane is terminal.
 //
 //  Both finish from the staging bitmap: a sparse output is compacted (scan over words, so
 //  indices come out sorted), a bitmap output is written in place and its bits counted. The

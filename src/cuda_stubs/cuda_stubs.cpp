@@ -1,9 +1,9 @@
-// The CUDA backend's entry points for a build without CUDA (GRIDBLAS_WITH_CUDA=OFF, or AUTO
-// with no nvcc): the same symbols as src/cuda, so that everything links, with bodies that
-// throw NotCompiled. cuda_device_count() returns 0, so callers that check it first never
-// reach the throwing paths. This is Ginkgo's "device hooks" pattern (core/device_hooks; see
-// notes/anchor-aesthetics.md). Objects that hold no device memory (default-constructed
-// containers, a Workspace) can still be created and destroyed.
+// The CUDA backend's kernel and BFS entry points for a build without CUDA
+// (GRIDBLAS_WITH_CUDA=OFF, or AUTO with no nvcc): the same symbols as src/cuda, so that
+// everything links, with bodies that throw NotCompiled (the device layer's stubs are in
+// device_stubs.cpp, part of the gridblas_comm target). cuda_device_count() returns 0, so
+// callers that check it first never reach the throwing paths. This is the "device hooks"
+// pattern of the Ginkgo library (Anzt et al. 2022; see References in README.md).
 
 #include <memory>
 #include <string>
@@ -26,33 +26,7 @@ namespace {
 
 }  // namespace
 
-int cuda_device_count() { return 0; }
-bool cuda_available() { return false; }
-std::string cuda_unavailable_reason() { return "gridblas was built without CUDA"; }
-std::string cuda_device_name(int) { not_compiled("cuda_device_name"); }
-void cuda_set_device(int) { not_compiled("cuda_set_device"); }
-void cuda_synchronize() { not_compiled("cuda_synchronize"); }
-
 namespace cuda {
-
-// ---- allocations and DeviceBuffer transfers: nothing is ever allocated ----
-
-void* detail::DeviceMemory::allocate(std::size_t) { not_compiled("device memory allocation"); }
-void detail::DeviceMemory::release(void*) noexcept {}  // nothing is ever allocated
-void* detail::PinnedHostMemory::allocate(std::size_t) { not_compiled("pinned host allocation"); }
-void detail::PinnedHostMemory::release(void*) noexcept {}
-void DeviceBuffer::copy_in(const void*, std::size_t) { not_compiled("host-to-device copy"); }
-void DeviceBuffer::copy_out(void*, std::size_t) const { not_compiled("device-to-host copy"); }
-void DeviceBuffer::zero_impl(std::size_t) { not_compiled("device memset"); }
-
-// ---- Workspace ----
-
-struct Workspace::Impl {};
-Workspace::Workspace() : impl_(std::make_unique<Impl>()) {}
-Workspace::~Workspace() = default;
-Workspace::Workspace(Workspace&&) noexcept = default;
-Workspace& Workspace::operator=(Workspace&&) noexcept = default;
-std::size_t Workspace::memory_bytes() const { return 0; }
 
 // ---- kernels ----
 

@@ -1,15 +1,19 @@
 // gridblas-info: prints the header and structure statistics (non-empty rows and columns, row
-// and column degrees) of a Matrix Market file. The file is streamed through the chunk reader,
-// so memory is one chunk plus one degree counter per row and per column.
+// and column degrees) of a Matrix Market file. The file is read with the library's reader
+// (read_matrix_market), so a file with repeated entries is rejected with the reader's error
+// unless --combine OP asks for each position to be counted once. Memory: the file's tuples
+// (two 64-bit ids each) plus one degree counter per row and per column.
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "gridblas/core/error.hpp"
 #include "gridblas/matrix/matrix_market.hpp"
 
 namespace {
@@ -54,39 +58,52 @@ private:
 
 void print_usage(std::FILE* out) {
     std::fputs(
-        "usage: gridblas-info [--help] FILE.mtx\n"
+        "usage: gridblas-info [--help] [--combine OP] FILE.mtx\n"
         "\n"
         "Prints the dimensions, stored entries, value type and symmetry of a Matrix Market\n"
         "file, and its structure: non-empty rows and columns, maximum and mean row degree\n"
         "(out-degree) and maximum column degree (in-degree). Symmetric files are counted with\n"
-        "both triangles. Duplicate entries, if any, are counted as stored.\n"
+        "both triangles.\n"
+        "\n"
+        "A file that stores the same position twice is malformed and rejected, with the error\n"
+        "of the library's reader. --combine OP accepts it and counts each position once, as\n"
+        "if the repeated values were combined with OP (plus, times, min, max, first, last,\n"
+        "lor, land or any; the counts do not depend on OP, which names the intent).\n"
         "Exit status: 0 on success, 1 if the file cannot be read or is malformed, 2 on a\n"
         "usage error.\n",
         out);
 }
 
-int info(const std::string& path) {
-    gridblas::MatrixMarketReader reader(path);
-    const gridblas::MatrixMarketHeader h = reader.header();
+/// The operators --combine accepts.
+const std::set<std::string>& combine_ops() {
+    static const std::set<std::string> ops{"plus", "times", "min",  "max", "first",
+                                           "last", "lor",   "land", "any"};
+    return ops;
+}
+
+/// `combine` is the --combine operator, empty to reject repeated entries.
+int info(const std::string& path, const std::string& combine) {
+    const gridblas::MatrixMarketHeader h = gridblas::MatrixMarketReader(path).header();
+    gridblas::ReadOptions ro;
+    ro.duplicates =
+        combine.empty() ? gridblas::DuplicatePolicy::reject : gridblas::DuplicatePolicy::combine;
+    const auto m = gridblas::read_matrix_market<gridblas::Pattern>(path, ro);
     DegreeCounter rows(h.nrows, h.max_tuples()), cols(h.ncols, h.max_tuples());
-    gridblas::CooMatrix<gridblas::Pattern, gindex_t> chunk;
-    std::uint64_t stored = 0;
-    bool more = true;
-    while (more) {
-        chunk.clear();
-        more = reader.read_chunk(std::size_t(1) << 16, chunk);
-        for (std::size_t k = 0; k < chunk.nnz(); ++k) {
-            rows.add(chunk.rows[k]);
-            cols.add(chunk.cols[k]);
-        }
-        stored += chunk.nnz();
+    for (std::size_t k = 0; k < m.nnz(); ++k) {
+        rows.add(m.rows[k]);
+        cols.add(m.cols[k]);
     }
+    const std::uint64_t stored = m.nnz();
     const double mean = h.nrows > 0 ? double(stored) / double(h.nrows) : 0.0;
     std::printf("file:              %s\n", path.c_str());
     std::printf("rows:              %lld\n", static_cast<long long>(h.nrows));
     std::printf("columns:           %lld\n", static_cast<long long>(h.ncols));
     std::printf("stored entries:    %llu\n", static_cast<unsigned long long>(stored));
     std::printf("file entries:      %lld\n", static_cast<long long>(h.entries));
+    if (!combine.empty()) {
+        std::printf("repeated entries:  combined with %s (each position counted once)\n",
+                    combine.c_str());
+    }
     std::printf("value type:        %s%s\n", gridblas::to_string(h.value_type).c_str(),
                 h.value_type_declared ? "" : " (from the field; no %%GraphBLAS type line)");
     std::printf("symmetry:          %s\n", gridblas::to_string(h.symmetry).c_str());
@@ -103,12 +120,22 @@ int info(const std::string& path) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    std::string path;
+    std::string path, combine;
     for (int i = 1; i < argc; ++i) {
         const std::string arg = argv[i];
         if (arg == "--help" || arg == "-h") {
             print_usage(stdout);
             return 0;
+        }
+        if (arg == "--combine") {
+            if (i + 1 >= argc || !combine_ops().count(argv[i + 1])) {
+                std::fprintf(stderr, "gridblas-info: --combine needs an operator, got %s\n",
+                             i + 1 < argc ? argv[i + 1] : "nothing");
+                print_usage(stderr);
+                return 2;
+            }
+            combine = argv[++i];
+            continue;
         }
         if (arg.size() > 1 && arg[0] == '-') {
             std::fprintf(stderr, "gridblas-info: unknown option '%s'\n", arg.c_str());
@@ -126,7 +153,14 @@ int main(int argc, char** argv) {
         return 2;
     }
     try {
-        return info(path);
+        return info(path, combine);
+    } catch (const gridblas::InvalidValue& e) {
+        // The reader's own message (a duplicate entry names its position and lines).
+        std::fprintf(stderr, "gridblas-info: %s\n", e.what());
+        if (combine.empty() && std::strstr(e.what(), "duplicate entry") != nullptr) {
+            std::fprintf(stderr, "gridblas-info: --combine OP counts each position once\n");
+        }
+        return 1;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "gridblas-info: %s\n", e.what());
         return 1;

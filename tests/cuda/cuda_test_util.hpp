@@ -1,16 +1,16 @@
 #pragma once
 // Helpers of the CUDA backend tests: the skip-without-device guard, device masks built from
-// an "allowed" predicate, graph builders and a serial BFS used as the oracle.
+// an "allowed" predicate, graph builders, and the serial BFS of tests/reference on a CSR graph.
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <deque>
 #include <random>
 #include <vector>
 
 #include "gridblas/cuda/device.hpp"
 #include "gridblas/matrix/csr.hpp"
+#include "reference/bfs_reference.hpp"
 
 /// Skips the current test, with the reason, when no CUDA device can be used (no GPU, no
 /// driver, or a build without CUDA).
@@ -62,38 +62,18 @@ inline Csr<Pattern> random_graph(lindex_t n, std::size_t m, std::uint64_t seed, 
     return graph_from_edges(n, s, d, symmetrize);
 }
 
-/// Serial BFS levels following out-edges (row u of g lists u's out-neighbours); -1 = unreached.
-inline std::vector<gindex_t> serial_levels(const Csr<Pattern>& g, lindex_t source) {
-    std::vector<gindex_t> level(g.nrows(), -1);
-    std::deque<lindex_t> q{source};
-    level[source] = 0;
-    while (!q.empty()) {
-        const lindex_t u = q.front();
-        q.pop_front();
-        for (offset_t p = g.rowptr()[u]; p < g.rowptr()[u + 1]; ++p) {
-            const lindex_t v = g.colind()[p];
-            if (level[v] < 0) {
-                level[v] = level[u] + 1;
-                q.push_back(v);
-            }
-        }
-    }
-    return level;
-}
-
-/// The parent the GPU BFS must choose: the smallest u with an edge u -> v one level up.
-inline std::vector<gindex_t> min_parents(const Csr<Pattern>& g, const std::vector<gindex_t>& level,
-                                         lindex_t source) {
-    std::vector<gindex_t> parent(g.nrows(), -1);
+/// The serial BFS of tests/reference along the out-edges of g (row u lists u's
+/// out-neighbours): levels and the parent the GPU BFS must choose (the smallest in-neighbour
+/// one level up).
+inline ref::SerialBfs serial_bfs(const Csr<Pattern>& g, lindex_t source) {
+    std::vector<gindex_t> src, dst;
     for (lindex_t u = 0; u < g.nrows(); ++u) {
-        if (level[u] < 0) continue;
         for (offset_t p = g.rowptr()[u]; p < g.rowptr()[u + 1]; ++p) {
-            const lindex_t v = g.colind()[p];
-            if (v != source && level[v] == level[u] + 1 && parent[v] < 0) parent[v] = u;
+            src.push_back(u);
+            dst.push_back(g.colind()[p]);
         }
     }
-    parent[source] = source;
-    return parent;
+    return ref::serial_bfs(g.nrows(), src, dst, source);
 }
 
 }  // namespace ct

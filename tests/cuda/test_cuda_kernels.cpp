@@ -1,5 +1,6 @@
-// The CUDA kernels against the CPU kernels on the CPU tests' random blocks (same shapes,
-// semiring configurations and mask kinds as tests/unit/test_kernels_*.cpp): push SpMSpV over
+// The CUDA kernels against the CPU kernels on the CPU tests' random blocks (same shapes and
+// mask kinds as tests/unit/test_kernels_*.cpp, semirings from the typed list of
+// tests/reference/kernel_semirings.hpp): push SpMSpV over
 // DCSC(A) and CSR(Aᵀ), pull SpMV over CSR(A) and DCSC(Aᵀ) into sparse and bitmap outputs,
 // frontier conversions, and cuSPARSE SpMV against Eigen. Every test skips without a device.
 // Values are small integers, so even floating-point sums are exact whatever order the
@@ -22,41 +23,9 @@ namespace {
 using namespace gridblas;
 namespace gk = gridblas::kernels;
 
-// Configurations beyond the CPU tests' ones, for other monoids and value types.
-struct PlusPairCfg {
-    using S = plus_pair<std::int64_t>;
-    using A = Pattern;
-    static constexpr int vmin = 1;
-    static constexpr bool pattern_only = false;
-    static std::int64_t x_value(std::mt19937_64& g) { return std::int64_t(g() % 7); }
-};
-struct MaxTimesFloatCfg {
-    using S = max_times<float>;
-    using A = float;
-    static constexpr int vmin = 1;
-    static constexpr bool pattern_only = false;
-    static float x_value(std::mt19937_64& g) { return float(g() % 9) - 4.0f; }
-};
-struct MinPlusIntCfg {
-    using S = min_plus<std::int32_t>;
-    using A = std::int32_t;
-    static constexpr int vmin = 1;
-    static constexpr bool pattern_only = false;
-    static std::int32_t x_value(std::mt19937_64& g) { return std::int32_t(g() % 30) - 10; }
-};
-struct PlusTimesFloatCfg {
-    using S = plus_times<float>;
-    using A = Pattern;
-    static constexpr int vmin = 1;
-    static constexpr bool pattern_only = false;
-    static float x_value(std::mt19937_64& g) { return float(g() % 5); }
-};
-
 template <class Cfg>
 class CudaKernels : public ::testing::Test {};
-using Configs = ::testing::Types<kt::PlusTimesCfg, kt::MinPlusCfg, kt::Select2ndMinCfg,
-                                 kt::AnyPairCfg, kt::LorLandCfg, PlusPairCfg, MaxTimesFloatCfg,
-                                 MinPlusIntCfg, PlusTimesFloatCfg>;
+using Configs = ref::DeviceKernelSemirings::as<::testing::Types>;
 TYPED_TEST_SUITE(CudaKernels, Configs);
 
 template <class Cfg>

@@ -1,7 +1,7 @@
 #pragma once
 // Helpers of the MPI operation tests: every grid shape of the world communicator, random
 // vectors and matrices that are the same on every rank (fixed seeds), and conversions between
-// distributed objects and the std::map objects of reference.hpp.
+// distributed objects and the std::map objects of tests/reference/ops_reference.hpp.
 
 #include <mpi.h>
 
@@ -16,7 +16,7 @@
 #include "gridblas/matrix/dist_matrix.hpp"
 #include "gridblas/ops/extract.hpp"
 #include "gridblas/vector/dist_vector.hpp"
-#include "reference.hpp"
+#include "reference/ops_reference.hpp"
 
 namespace gridblas::test {
 

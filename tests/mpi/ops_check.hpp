@@ -2,7 +2,7 @@
 // The combination driver of the operation tests: runs one distributed vector operation under
 // every mask kind (none, valued, structural) × complement × replace × accumulator (none,
 // plus) × aliasing of the output with an input × local storage format (sparse, bitmap), and
-// compares each result with the serial reference of reference.hpp.
+// compares each result with the serial reference of tests/reference/ops_reference.hpp.
 //
 // Results are compared piece by piece on the rank that owns them, and the verdict is agreed
 // with one allreduce; only a failure gathers the whole vector to print it.
@@ -19,7 +19,7 @@
 #include "dist_test_util.hpp"
 #include "gridblas/ops/descriptor.hpp"
 #include "gridblas/vector/dist_vector.hpp"
-#include "reference.hpp"
+#include "reference/ops_reference.hpp"
 
 namespace gridblas::test {
 

@@ -1,6 +1,7 @@
 #pragma once
-// One distributed vxm / mxv case checked against the serial reference (reference.hpp) on
-// every rank: shared by test_spmv.cpp and test_exec_backend.cpp.
+// One distributed vxm / mxv case checked against the serial reference
+// (tests/reference/spmv_reference.hpp) on every rank: shared by test_spmv.cpp and
+// test_exec_backend.cpp.
 
 #include <gtest/gtest.h>
 
@@ -10,6 +11,7 @@
 
 #include "dist_test_util.hpp"
 #include "gridblas/ops/spmv.hpp"
+#include "reference/spmv_reference.hpp"
 
 namespace gridblas::test {
 

@@ -9,11 +9,11 @@
 #include <set>
 #include <string>
 
-#include "bfs_reference.hpp"
 #include "dist_test_util.hpp"
 #include "gridblas/algorithms/bfs.hpp"
 #include "gridblas/matrix/graph_builders.hpp"
 #include "gridblas/matrix/matrix_market.hpp"
+#include "reference/bfs_reference.hpp"
 
 using namespace gridblas;
 using test::all_grids;
@@ -67,7 +67,7 @@ void check_graph(const std::shared_ptr<ProcessGrid>& grid, const EdgeList& e,
     BfsResult r;
     for (gindex_t s : sources) {
         solver.run(s, r);
-        const auto ref = test::serial_bfs(e.n, e.src, e.dst, s);
+        const auto ref = ref::serial_bfs(e.n, e.src, e.dst, s);
         std::vector<gindex_t> parent, level;
         gather(*grid, r, parent, level);
         const std::string ctx = what + " source " + std::to_string(s) + " grid " +
@@ -246,7 +246,7 @@ TEST(Bfs, ValidatorCatchesPlantedErrors) {
         BfsSolver solver(a);
         const BfsResult good = solver.run(0);
         ASSERT_TRUE(validate_bfs(a, good).ok());
-        const auto ref = test::serial_bfs(e.n, e.src, e.dst, 0);
+        const auto ref = ref::serial_bfs(e.n, e.src, e.dst, 0);
         // Each planting edits the entry of vertex v on its owner only.
         auto plant = [&](gindex_t v, auto&& edit) {
             BfsResult r = good;
@@ -310,7 +310,7 @@ TEST(Bfs, RelabelledGraphGivesResultsInCallerIds) {
                 const BfsResult r = solver.run(s);
                 std::vector<gindex_t> parent, level;
                 gather(*grid, r, parent, level);
-                EXPECT_EQ(level, test::serial_bfs(e.n, e.src, e.dst, s).level);
+                EXPECT_EQ(level, ref::serial_bfs(e.n, e.src, e.dst, s).level);
                 EXPECT_EQ(parent[std::size_t(s)], s);
                 const BfsValidation v = validate_bfs(a, r);
                 EXPECT_TRUE(v.ok()) << v.summary();

@@ -8,7 +8,7 @@
 #include <set>
 #include <string>
 
-#include "algo_reference.hpp"
+#include "reference/algo_reference.hpp"
 #include "dist_test_util.hpp"
 #include "gridblas/algorithms/connected_components.hpp"
 #include "gridblas/matrix/graph_builders.hpp"

@@ -13,6 +13,7 @@
 #include "gridblas/core/version.hpp"
 #include "gridblas/ops/spmv.hpp"
 #include "gridblas/semirings/builtin.hpp"
+#include "reference/spmv_reference.hpp"
 #include "spmv_check.hpp"
 
 using namespace gridblas;

@@ -13,7 +13,7 @@
 #include "gridblas/ops/apply.hpp"
 #include "gridblas/ops/select.hpp"
 #include "ops_check.hpp"
-#include "reference.hpp"
+#include "reference/ops_reference.hpp"
 
 namespace gridblas::test {
 namespace {

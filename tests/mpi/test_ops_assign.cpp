@@ -12,7 +12,7 @@
 #include "dist_test_util.hpp"
 #include "gridblas/ops/assign.hpp"
 #include "ops_check.hpp"
-#include "reference.hpp"
+#include "reference/ops_reference.hpp"
 
 namespace gridblas::test {
 namespace {

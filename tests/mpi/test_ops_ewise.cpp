@@ -11,7 +11,7 @@
 #include "dist_test_util.hpp"
 #include "gridblas/ops/ewise.hpp"
 #include "ops_check.hpp"
-#include "reference.hpp"
+#include "reference/ops_reference.hpp"
 
 namespace gridblas::test {
 namespace {

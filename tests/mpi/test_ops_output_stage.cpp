@@ -1,7 +1,8 @@
 // Tests of the shared output stage (include/gridblas/ops/output_stage.hpp) on its own: a
 // random result t is written into w through apply_output_stage() under every mask kind ×
 // complement × replace × accumulator × (w is the mask) × storage format, and compared with
-// the GraphBLAS C API 2.1 steps as written in reference.hpp, on every grid shape.
+// the GraphBLAS C API 2.1 steps as written in tests/reference/ops_reference.hpp, on every grid
+// shape.
 
 #include <gtest/gtest.h>
 
@@ -13,7 +14,7 @@
 #include "dist_test_util.hpp"
 #include "gridblas/ops/output_stage.hpp"
 #include "ops_check.hpp"
-#include "reference.hpp"
+#include "reference/ops_reference.hpp"
 
 namespace gridblas::test {
 namespace {

@@ -14,7 +14,7 @@
 #include "gridblas/ops/extract.hpp"
 #include "gridblas/ops/reduce.hpp"
 #include "ops_check.hpp"
-#include "reference.hpp"
+#include "reference/ops_reference.hpp"
 
 namespace gridblas::test {
 namespace {

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <string>
 
-#include "algo_reference.hpp"
+#include "reference/algo_reference.hpp"
 #include "dist_test_util.hpp"
 #include "gridblas/algorithms/pagerank.hpp"
 #include "gridblas/matrix/graph_builders.hpp"

@@ -1,5 +1,5 @@
-// Distributed vxm / mxv against the naive serial reference (tests/mpi/reference.hpp) and,
-// for plus_times, against Eigen: every grid shape, push and pull, transpose, every mask kind
+// Distributed vxm / mxv against the naive serial reference (tests/reference/spmv_reference.hpp)
+// and, for plus_times, against Eigen: every grid shape, push and pull, transpose, every mask kind
 // with complement and replace, accumulate, output aliasing the input, rectangular matrices
 // and vectors shorter than the rank count, and the error cases.
 
@@ -13,6 +13,7 @@
 #include "dist_test_util.hpp"
 #include "gridblas/ops/spmv.hpp"
 #include "gridblas/semirings/builtin.hpp"
+#include "reference/spmv_reference.hpp"
 #include "spmv_check.hpp"
 
 using namespace gridblas;

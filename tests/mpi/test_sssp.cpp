@@ -8,7 +8,7 @@
 #include <limits>
 #include <string>
 
-#include "algo_reference.hpp"
+#include "reference/algo_reference.hpp"
 #include "dist_test_util.hpp"
 #include "gridblas/algorithms/sssp.hpp"
 #include "gridblas/matrix/weighted_graphs.hpp"

@@ -3,11 +3,12 @@
 # GPU). With a GPU the run must validate. Without one it must stop on every rank with the
 # reason (NotCompiled in a build without CUDA, CudaError naming the missing device otherwise)
 # and never hang; the test then reports Skipped (exit 77) when CUDA is compiled in, since
-# the device path itself did not run.
+# the device path itself did not run. GRIDBLAS_MPIEXEC_OVERSUBSCRIBE (set by ctest) is the
+# launcher's oversubscription option.
 set -u
 mpiexec=$1
 bfs=$2
-out=$(timeout 300 "$mpiexec" -np 2 --oversubscribe --bind-to none "$bfs" --scale 10 \
+out=$(timeout 300 "$mpiexec" -np 2 ${GRIDBLAS_MPIEXEC_OVERSUBSCRIBE-} --bind-to none "$bfs" --scale 10 \
       --roots 4 --backend cuda 2>&1)
 rc=$?
 printf '%s\n' "$out"

@@ -11,9 +11,9 @@ trap 'rm -rf "$dir"' EXIT
 "$kron" --scale 9 --edgefactor 8 --seed 3 --output "$dir/k.mtx" || { echo "FAIL: gridblas-kron"; exit 1; }
 head -n 1 "$dir/k.mtx" | grep -q '^%%MatrixMarket matrix coordinate pattern symmetric$' ||
     { echo "FAIL: unexpected header: $(head -n 1 "$dir/k.mtx")"; exit 1; }
-gen=$("$mpiexec" -np 2 --oversubscribe --bind-to none "$bfs" --scale 9 --edgefactor 8 --seed 3 \
+gen=$("$mpiexec" -np 2 ${GRIDBLAS_MPIEXEC_OVERSUBSCRIBE-} --bind-to none "$bfs" --scale 9 --edgefactor 8 --seed 3 \
       --roots 2 2>&1) || { printf '%s\n' "$gen"; echo "FAIL: gridblas-bfs --scale"; exit 1; }
-file=$("$mpiexec" -np 2 --oversubscribe --bind-to none "$bfs" --file "$dir/k.mtx" --roots 4 2>&1) ||
+file=$("$mpiexec" -np 2 ${GRIDBLAS_MPIEXEC_OVERSUBSCRIBE-} --bind-to none "$bfs" --file "$dir/k.mtx" --roots 4 2>&1) ||
     { printf '%s\n' "$file"; echo "FAIL: gridblas-bfs --file"; exit 1; }
 a=$(grep '^stored_entries:' <<<"$gen")
 b=$(grep '^stored_entries:' <<<"$file")

@@ -1,7 +1,8 @@
 #pragma once
 // Shared helpers of the CPU kernel tests (test_kernels_*.cpp): random blocks in all four
 // views, masks built from every kind of mask vector together with an independent predicate,
-// and a naive reference that loops over the (i, j, a) tuples.
+// and the naive SpMV of tests/reference on the (i, j, a) tuples. The semirings the tests run
+// are the typed list of tests/reference/kernel_semirings.hpp.
 
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -9,6 +10,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -17,6 +19,8 @@
 #include "gridblas/kernels/cpu/kernels.hpp"
 #include "gridblas/semirings/builtin.hpp"
 #include "gridblas/vector/convert.hpp"
+#include "reference/kernel_semirings.hpp"
+#include "reference/spmv_reference.hpp"
 
 namespace kt {
 
@@ -242,26 +246,20 @@ struct TestMask {
     TestMask(const TestMask&) = delete;
 };
 
-/// y(i) = ⊕ over tuples (i, j, a) with x(j) present and i allowed of S::mul(a, x(j)),
-/// folded in tuple order.
+/// The naive SpMV of tests/reference on the tuples: y(i) = ⊕ over tuples (i, j, a) with x(j)
+/// present and i allowed of S::mul(a, x(j)), folded in tuple order.
 template <class S, class A>
 std::map<lindex_t, typename S::value_type> naive(
     const Tuples& t, const std::function<bool(lindex_t)>& has_x,
     const std::function<typename S::value_type(lindex_t)>& x_of, const std::vector<char>& allowed) {
-    std::map<lindex_t, typename S::value_type> y;
+    using Y = typename S::value_type;
     const auto va = values_as<A>(t);
-    for (std::size_t k = 0; k < t.r.size(); ++k) {
-        const lindex_t i = t.r[k], j = t.c[k];
-        if (!has_x(j) || !allowed[i]) continue;
-        const typename S::value_type p = S::mul(va[k], x_of(j));
-        auto it = y.find(i);
-        if (it == y.end()) {
-            y.emplace(i, p);
-        } else {
-            it->second = S::add(it->second, p);
-        }
-    }
-    return y;
+    std::vector<ref::Entry<lindex_t, A>> entries;
+    entries.reserve(t.r.size());
+    for (std::size_t k = 0; k < t.r.size(); ++k) entries.push_back({t.r[k], t.c[k], va[k]});
+    return ref::naive_spmv<S>(
+        entries, [&](lindex_t j) { return has_x(j) ? std::optional<Y>(x_of(j)) : std::nullopt; },
+        [&](lindex_t i) { return allowed[i] != 0; });
 }
 
 /// Expects a sparse result to equal the reference (pattern only when `pattern_only`).
@@ -294,70 +292,5 @@ inline ParallelPolicy eager_policy() {
     p.chunk_rows = 64;
     return p;
 }
-
-// ---- semiring configurations: matrix type, vector values, comparison ----
-
-struct PlusTimesCfg {
-    using S = plus_times<double>;
-    using A = double;
-    static constexpr const char* name = "plus_times<double>";
-    static constexpr int vmin = 1;                // smallest stored value
-    static constexpr bool threaded_check = true;  // also compared on 2 threads
-    static constexpr bool pattern_only = false;
-    static double x_value(std::mt19937_64& g) { return double(g() % 9 + 1); }
-};
-struct MinPlusCfg {
-    using S = min_plus<double>;
-    using A = double;
-    static constexpr const char* name = "min_plus<double>";
-    static constexpr int vmin = 1;                 // smallest stored value
-    static constexpr bool threaded_check = false;  // also compared on 2 threads
-    static constexpr bool pattern_only = false;
-    static double x_value(std::mt19937_64& g) { return double(g() % 20); }
-};
-struct Select2ndMinCfg {
-    using S = select2nd_min<lindex_t>;
-    using A = Pattern;
-    static constexpr const char* name = "select2nd_min<lindex_t>";
-    static constexpr int vmin = 1;                // smallest stored value
-    static constexpr bool threaded_check = true;  // also compared on 2 threads
-    static constexpr bool pattern_only = false;
-    static lindex_t x_value(std::mt19937_64& g) { return lindex_t(g() % 1000); }
-};
-struct AnyPairCfg {
-    using S = any_pair<lindex_t>;
-    using A = Pattern;
-    static constexpr const char* name = "any_pair<lindex_t>";
-    static constexpr int vmin = 1;                 // smallest stored value
-    static constexpr bool threaded_check = false;  // also compared on 2 threads
-    static constexpr bool pattern_only = true;
-    static lindex_t x_value(std::mt19937_64& g) { return lindex_t(g() % 1000); }
-};
-struct LorLandCfg {
-    using S = lor_land<int>;
-    using A = int;  // tuples made with vmin = 0 store explicit zeros
-    static constexpr const char* name = "lor_land<int>";
-    static constexpr int vmin = 0;                 // smallest stored value
-    static constexpr bool threaded_check = false;  // also compared on 2 threads
-    static constexpr bool pattern_only = false;
-    static int x_value(std::mt19937_64& g) { return int(g() % 2); }
-};
-/// A user-defined semiring whose product is not commutative: swapping the operands gives
-/// a different answer, so this pins down the mul(matrix_entry, vector_entry) order.
-struct affine_plus {
-    using value_type = std::int64_t;
-    static std::int64_t zero() { return 0; }
-    static std::int64_t add(std::int64_t a, std::int64_t b) { return a + b; }
-    static std::int64_t mul(std::int64_t a, std::int64_t x) { return 3 * a - x; }
-};
-struct AffineCfg {
-    using S = affine_plus;
-    using A = std::int64_t;
-    static constexpr const char* name = "affine_plus (user)";
-    static constexpr int vmin = 1;                // smallest stored value
-    static constexpr bool threaded_check = true;  // also compared on 2 threads
-    static constexpr bool pattern_only = false;
-    static std::int64_t x_value(std::mt19937_64& g) { return std::int64_t(g() % 50); }
-};
 
 }  // namespace kt

@@ -1,7 +1,8 @@
 // Tests of the pull kernels (spmv_pull.hpp, spmv_dense.hpp): masked pull SpMV with bitmap
 // and dense x into sparse and bitmap outputs, and the dense SpMV, on every pull view (CSR of
-// A, DCSC of Aᵀ with and without lookup), every mask kind and six semirings, against a naive
-// tuple loop and Eigen, with 1 and 2 threads giving identical results; plus the early exit.
+// A, DCSC of Aᵀ with and without lookup), every mask kind and the semirings of
+// tests/reference/kernel_semirings.hpp, against the naive SpMV of tests/reference and Eigen,
+// with 1 and 2 threads giving identical results; plus the early exit.
 
 #include <Eigen/SparseCore>
 
@@ -11,13 +12,13 @@ namespace {
 
 using namespace kt;
 
-template <class Cfg>
+template <class Case>
 void check_pull(const Shape& sh, MaskKind mk, double xfrac, std::uint64_t seed) {
-    using S = typename Cfg::S;
-    using A = typename Cfg::A;
+    using S = typename Case::S;
+    using A = typename Case::A;
     using Y = typename S::value_type;
-    SCOPED_TRACE(std::string(Cfg::name) + " shape " + sh.name + " xfrac " + std::to_string(xfrac));
-    const Tuples t = random_tuples(sh.nrows, sh.ncols, sh.nnz, sh.hub, seed, Cfg::vmin);
+    SCOPED_TRACE(std::string(Case::name) + " shape " + sh.name + " xfrac " + std::to_string(xfrac));
+    const Tuples t = random_tuples(sh.nrows, sh.ncols, sh.nnz, sh.hub, seed, Case::vmin);
     const Blocks<A> blocks(t);
     std::mt19937_64 g(seed + 1);
     std::uniform_real_distribution<double> u(0.0, 1.0);
@@ -25,7 +26,7 @@ void check_pull(const Shape& sh, MaskKind mk, double xfrac, std::uint64_t seed) 
     DenseVector<Y> xd(sh.ncols);
     std::vector<char> has(sh.ncols, 0);
     for (lindex_t j = 0; j < sh.ncols; ++j) {
-        xd[j] = Cfg::x_value(g);
+        xd[j] = Case::x_value(g);
         if (u(g) < xfrac) {
             has[j] = 1;
             xs.push_back(j, xd[j]);
@@ -53,12 +54,12 @@ void check_pull(const Shape& sh, MaskKind mk, double xfrac, std::uint64_t seed) 
             spmv_pull<S>(view, xd, mask.view, ydb1);
         });
         EXPECT_EQ(ys1.size(), sh.nrows);
-        expect_matches(ys1, ref_b, Cfg::pattern_only);
-        expect_matches(yd1, ref_d, Cfg::pattern_only);
+        expect_matches(ys1, ref_b, Case::pattern_only);
+        expect_matches(yd1, ref_d, Case::pattern_only);
         ASSERT_EQ(yb1.size(), sh.nrows);
-        expect_matches(to_sparse(yb1), ref_b, Cfg::pattern_only);
-        expect_matches(to_sparse(ydb1), ref_d, Cfg::pattern_only);
-        if (xfrac < 0.5 || vname == "dcsc(At)" || !threaded(sh, mk) || !Cfg::threaded_check)
+        expect_matches(to_sparse(yb1), ref_b, Case::pattern_only);
+        expect_matches(to_sparse(ydb1), ref_d, Case::pattern_only);
+        if (xfrac < 0.5 || vname == "dcsc(At)" || !threaded(sh, mk) || !Case::threaded_check)
             continue;
         with_threads(2, [&] {
             PullWorkspace<Y> ws;
@@ -73,17 +74,17 @@ void check_pull(const Shape& sh, MaskKind mk, double xfrac, std::uint64_t seed) 
     }
 }
 
-template <class Cfg>
+template <class Case>
 void check_dense(const Shape& sh, std::uint64_t seed) {
-    using S = typename Cfg::S;
-    using A = typename Cfg::A;
+    using S = typename Case::S;
+    using A = typename Case::A;
     using Y = typename S::value_type;
-    SCOPED_TRACE(std::string(Cfg::name) + " shape " + sh.name);
-    const Tuples t = random_tuples(sh.nrows, sh.ncols, sh.nnz, sh.hub, seed, Cfg::vmin);
+    SCOPED_TRACE(std::string(Case::name) + " shape " + sh.name);
+    const Tuples t = random_tuples(sh.nrows, sh.ncols, sh.nnz, sh.hub, seed, Case::vmin);
     const Blocks<A> blocks(t);
     std::mt19937_64 g(seed + 1);
     DenseVector<Y> x(sh.ncols);
-    for (lindex_t j = 0; j < sh.ncols; ++j) x[j] = Cfg::x_value(g);
+    for (lindex_t j = 0; j < sh.ncols; ++j) x[j] = Case::x_value(g);
     const std::vector<char> all(sh.nrows, 1);
     const auto ref = naive<S, A>(
         t, [](lindex_t) { return true; }, [&](lindex_t j) { return x[j]; }, all);
@@ -94,7 +95,7 @@ void check_dense(const Shape& sh, std::uint64_t seed) {
         ASSERT_EQ(y1.size(), sh.nrows);
         for (lindex_t i = 0; i < sh.nrows; ++i) {
             const auto it = ref.find(i);
-            if (Cfg::pattern_only) {
+            if (Case::pattern_only) {
                 EXPECT_EQ(y1[i] != S::zero(), it != ref.end()) << "row " << i;
             } else {
                 EXPECT_EQ(y1[i], it == ref.end() ? S::zero() : it->second) << "row " << i;
@@ -114,12 +115,8 @@ TEST_P(PullKernels, MatchesNaiveReferenceForEverySemiring) {
     const std::uint64_t seed =
         5000 + std::uint64_t(std::get<0>(GetParam())) * 41 + std::uint64_t(std::get<1>(GetParam()));
     for (double xfrac : {0.0, 0.05, 0.6}) {
-        check_pull<PlusTimesCfg>(sh, mk, xfrac, seed);
-        check_pull<MinPlusCfg>(sh, mk, xfrac, seed);
-        check_pull<Select2ndMinCfg>(sh, mk, xfrac, seed);
-        check_pull<AnyPairCfg>(sh, mk, xfrac, seed);
-        check_pull<LorLandCfg>(sh, mk, xfrac, seed);
-        check_pull<AffineCfg>(sh, mk, xfrac, seed);
+        ref::CpuKernelSemirings::for_each(
+            [&]<class Case>() { check_pull<Case>(sh, mk, xfrac, seed); });
     }
 }
 
@@ -135,12 +132,8 @@ INSTANTIATE_TEST_SUITE_P(ShapesAndMasks, PullKernels,
 TEST(DenseSpmv, MatchesNaiveReferenceForEverySemiring) {
     for (std::size_t s = 0; s < shapes().size(); ++s) {
         const std::uint64_t seed = 9000 + s;
-        check_dense<PlusTimesCfg>(shapes()[s], seed);
-        check_dense<MinPlusCfg>(shapes()[s], seed);
-        check_dense<Select2ndMinCfg>(shapes()[s], seed);
-        check_dense<AnyPairCfg>(shapes()[s], seed);
-        check_dense<LorLandCfg>(shapes()[s], seed);
-        check_dense<AffineCfg>(shapes()[s], seed);
+        ref::CpuKernelSemirings::for_each(
+            [&]<class Case>() { check_dense<Case>(shapes()[s], seed); });
     }
 }
 

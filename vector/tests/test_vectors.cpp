@@ -1,7 +1,7 @@
 // Tests of the local vectors (sparse_vector.hpp, dense_vector.hpp, bitmap_vector.hpp,
 // convert.hpp): construction from unsorted entries and its errors, bitmap set/test/reset at
 // word boundaries, round trips between the three formats on random, empty and full vectors
-// (valued and Pattern), and the density rule's hysteresis (DESIGN.md §4).
+// (valued and Pattern), and the density rule's hysteresis (convert.hpp).
 
 #include <gtest/gtest.h>
 

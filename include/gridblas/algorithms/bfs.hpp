@@ -7,7 +7,7 @@
 ///  - Top-down level: next⟨¬visited, structural, replace⟩ = frontierᵀ ⊕.⊗ A with
 ///    select2nd_min (vxm, SpMSpV push), the frontier carrying its own vertex ids, so each new
 ///    vertex gets its smallest-id parent.
-///  - Bottom-up level (Beamer; distributed as Buluç & Madduri / seed 002 Algorithm 4): the
+///  - Bottom-up level (Beamer et al. 2012; distributed as Buluç et al. 2017, Algorithm 4): the
 ///    frontier as a bitmap gathered along the grid row, then pr sub-steps in which each rank
 ///    pulls over its block's in-edges for the unvisited vertices of one piece of its column
 ///    block, with early exit, and passes the piece's "completed" bitmap (and the parents found)
@@ -19,7 +19,7 @@
 ///    shrinks (one allreduce of three scalars per level).
 ///  - Parents: `min` (deterministic: the smallest-id neighbour in the previous level, the same
 ///    on every grid and backend), `any` (first found, faster bottom-up), `after` (levels only
-///    during the search; parents recovered from levels afterwards, as seed 004).
+///    during the search; parents recovered from levels afterwards, as Fu et al. 2014).
 ///  - On a grid whose exec_backend() is cuda (set before the solver is built) each rank's
 ///    local work runs on its GPU: top-down levels through vxm's device path, bottom-up
 ///    sub-steps through a device scan of the piece's in-edges; the exchanges stay on the

@@ -14,9 +14,9 @@
 ///
 /// **Butterfly for any rank count.** Round i (i = 0 .. ceil(log_k p) - 1) uses the stride
 /// s = k^i; rank r talks to the ranks r +- j*s (mod p) for j = 1 .. k-1 with j*s < p. For
-/// p = k^d this is d rounds of k-1 messages per rank, the radix-k butterfly of seed 000; for
-/// other p the same cyclic (Bruck-style) partners keep every rank at <= k-1 messages sent and
-/// received per round, so there is no hot-spot rank (every rank sends the same number of
+/// p = k^d this is d rounds of k-1 messages per rank, the radix-k butterfly of Green 2021; for
+/// other p the same cyclic partners (as in Bruck et al. 1997) keep every rank at <= k-1 messages
+/// sent and received per round, so there is no hot-spot rank (every rank sends the same number of
 /// messages). Allgathers send only what the partner lacks in the last round; set unions merge
 /// and de-duplicate at every hop (and in the last round send a partner only the union of the
 /// ranks it lacks); personalised exchanges route each block along the base-k digits of
@@ -186,7 +186,12 @@ public:
     template <class T>
     void broadcast(std::span<T> data, int root, const char* site);
 
-    /// Sparse reduce-scatter with a monoid: the "fold" of vxm / mxv.
+    /// Sparse reduce-scatter with a monoid: a fold that combines partial results on their
+    /// way to the owner (gridblas-comm-bench times it as `fold`). vxm / mxv do not call it:
+    /// their fold sends every (index, value) pair to its owner with alltoallv and combines
+    /// with the semiring's add there (include/gridblas/ops/spmv.hpp), which is what the
+    /// butterfly's in-transit combination would save bytes on when many ranks hit the same
+    /// ids.
     ///
     /// `ids` / `values` hold, for each destination rank r in turn, `send_counts[r]` pairs
     /// (id, value) with strictly increasing ids below `universe` (ids are local to the

@@ -16,7 +16,8 @@
 /// An empty set is the two bytes `format 0`. Varints are unsigned LEB128. Sizes of all three
 /// formats are computed exactly in one pass (frame_sizes), so the automatic choice takes the
 /// smallest frame for each message (ties go to raw, then bitmap, then delta: cheapest to
-/// decode first). The codecs follow the compressed frontier exchanges of seeds 001 and 003.
+/// decode first). The codecs follow the compressed frontier exchanges of Bisson et al. 2016 and
+/// Young et al. 2016 (References in README.md).
 
 #include <cstddef>
 #include <cstdint>

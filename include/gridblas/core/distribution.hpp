@@ -4,8 +4,8 @@
 ///
 /// The space is cut into p = pr*pc pieces of `nb = ceil(L/p)` consecutive indices (the last
 /// pieces may be short or empty). Piece k belongs to grid position (k % pr, k / pr): pieces
-/// are dealt column by column (the layout of Checconi/Petrini and of seed 001). With this
-/// choice
+/// are dealt column by column (the layout of Checconi & Petrini 2014 and of Bisson et al. 2016).
+/// With this choice
 ///  - the column block j of a matrix (its columns for grid column j) is the contiguous range
 ///    of pieces j*pr .. j*pr+pr-1, owned by exactly the ranks of grid column j, and
 ///  - the row block i (its rows for grid row i) is the set of pieces {j*pr + i}, owned by

@@ -4,7 +4,7 @@
 /// levels are a push SpMSpV (cuda::spmspv), bottom-up levels a masked pull SpMV with early
 /// exit (cuda::spmv_pull), switched by Beamer's direction-optimizing rule (SC'12) with the
 /// same alpha/beta test as the distributed BFS. Levels are computed during the search and
-/// parents afterwards from the levels, on the device (seed 004, Fu et al.): each vertex takes
+/// parents afterwards from the levels, on the device (Fu et al. 2014): each vertex takes
 /// its smallest-id in-neighbour one level up, the same tree as BfsOptions::parents == min.
 ///
 /// Convention as in algorithms/bfs.hpp: a stored A(u, v) is an edge u -> v. The graph is one

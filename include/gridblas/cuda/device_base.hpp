@@ -8,8 +8,8 @@
 /// both host code (C++20) and the backend's .cu files (nvcc, C++17) can include it. With the
 /// backend compiled out (GRIDBLAS_HAVE_CUDA == 0) everything declared here still links: the
 /// functions that would touch a device throw NotCompiled, and cuda_device_count() returns 0.
-/// The design follows Ginkgo's executor split (backend stubs that throw NotCompiled, opaque
-/// handles in public headers); see notes/anchor-aesthetics.md.
+/// The design follows the executor split of the Ginkgo library (Anzt et al. 2022; References
+/// in README.md): backend stubs that throw NotCompiled, opaque handles in public headers.
 
 #include <cstddef>
 #include <cstdint>

@@ -5,8 +5,8 @@
 ///
 ///  - spmspv<S>(): push SpMSpV (top-down BFS). Load balanced over the frontier's edges, not
 ///    its vertices: the selected columns' lengths are prefix-scanned and one thread takes one
-///    edge, finding its column by binary search in the scan (the scheme of seed 001,
-///    Bernaschi et al., and of merge-path SpMV); products meet in a dense accumulator through
+///    edge, finding its column by binary search in the scan (the scheme of Bisson et
+///    al. 2016, and of merge-path SpMV); products meet in a dense accumulator through
 ///    the add monoid's atomic (atomicMin, atomicAdd, a CAS loop for float min/max, plain
 ///    stores for the idempotent any/lor), then a scan-based compaction yields the sorted
 ///    sparse output.

@@ -1,7 +1,7 @@
 #pragma once
 /// @file spmv_device.hpp
 /// @brief The local step of vxm / mxv on the CUDA backend, used by spmv.hpp when the grid's
-/// exec_backend() is ExecBackend::cuda (DESIGN §11: one rank per GPU, exchanges staged
+/// exec_backend() is ExecBackend::cuda (one rank per GPU, exchanges staged
 /// through pinned host memory).
 ///
 /// Expand and fold stay on the communication backend; between them the rank's block works

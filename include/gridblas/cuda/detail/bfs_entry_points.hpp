@@ -1,9 +1,9 @@
 #pragma once
 /// @file bfs_entry_points.hpp
 /// @brief The CUDA backend's entry point for one piece of the distributed bottom-up BFS step
-/// (src/bfs/bottom_up.cpp, seed 002 Algorithm 4). Valid C++17 with no CUDA header; a build
-/// without CUDA defines it to throw NotCompiled. Not meant for users: BfsSolver calls it
-/// when its grid runs on the cuda backend.
+/// (src/bfs/bottom_up.cpp, Buluç et al. 2017, Algorithm 4). Valid C++17 with no CUDA header; a
+/// build without CUDA defines it to throw NotCompiled. Not meant for users: BfsSolver calls it when
+/// its grid runs on the cuda backend.
 
 #include <cstddef>
 #include <cstdint>

@@ -7,9 +7,9 @@
 /// the backend (src/cuda/*.cu) for the pairs of GRIDBLAS_CUDA_FOR_EACH_BUILTIN, each with
 /// matrix value type Pattern and the semiring's own type; a build without CUDA instantiates
 /// the same list in src/cuda_stubs/cuda_stubs.cpp with bodies that throw NotCompiled. The
-/// generated list follows Ginkgo's GKO_INSTANTIATE_* macros and SuiteSparse's factory
-/// kernels (notes/anchor-aesthetics.md). Valid C++17, no CUDA header: the .cu files
-/// include it too. Users call the templates of kernels.hpp, not these.
+/// generated list follows the instantiation macros of the Ginkgo library (Anzt et al. 2022)
+/// and SuiteSparse:GraphBLAS's factory kernels (Davis 2019). Valid C++17, no CUDA header: the .cu
+/// files include it too. Users call the templates of kernels.hpp, not these.
 
 #include <cstddef>
 #include <cstdint>

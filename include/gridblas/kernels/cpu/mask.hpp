@@ -4,8 +4,8 @@
 /// output index plus a complement flag, and the helpers that build it from sparse, bitmap
 /// or dense mask vectors, structural or valued.
 ///
-/// Semantics follow the GraphBLAS C API 2.1 ("Masks"; digest in notes/anchor-graphblas.md
-/// §1.4): a structural mask allows the indices where the mask vector has an entry; a valued
+/// Semantics follow the GraphBLAS C API 2.1 ("Masks"; References in README.md): a
+/// structural mask allows the indices where the mask vector has an entry; a valued
 /// mask allows the entries whose value is true when cast to bool; complement takes the rest
 /// of the index range. With no mask every index is allowed, and no mask with complement
 /// allows none (an empty mask, as SuiteSparse's GB_RETURN_IF_QUICK_MASK treats it).

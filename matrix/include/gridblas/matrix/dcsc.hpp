@@ -1,8 +1,8 @@
 #pragma once
 /// @file dcsc.hpp
-/// @brief Doubly compressed sparse column (DCSC) block, after Buluç & Gilbert: only the
-/// non-empty columns are listed, so storage is O(nnz) however many columns the block spans.
-/// This is the default format of the blocks of a 2D-distributed matrix, which are
+/// @brief Doubly compressed sparse column (DCSC) block, after Buluç & Gilbert 2008 (README,
+/// References): only the non-empty columns are listed, so storage is O(nnz) however many columns
+/// the block spans. This is the default format of the blocks of a 2D-distributed matrix, which are
 /// hypersparse (nnz much smaller than the block's dimension) at scale.
 
 #include <cstddef>

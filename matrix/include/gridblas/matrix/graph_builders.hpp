@@ -188,8 +188,17 @@ DistMatrix<T> read_matrix_market_dist(std::shared_ptr<ProcessGrid> grid, const s
 }
 
 /// A BFS graph from a Matrix Market file: pattern only, prepared by GraphOptions (duplicates
-/// are combined). Collective.
+/// are combined). GraphOptions::symmetrize applies whatever the file declares; to follow the
+/// file's own declaration (`general`: directed, `symmetric` / `skew-symmetric`: undirected),
+/// read its header first with read_matrix_market_header(). Collective.
 DistMatrix<Pattern> read_graph_matrix_market(std::shared_ptr<ProcessGrid> grid,
                                              const std::string& path, const GraphOptions& g = {});
+
+/// The header of a Matrix Market file, parsed on rank `root` and returned on every rank (for
+/// example to ask whether the file declares a symmetric matrix before reading it as a graph).
+/// An unreadable file or a bad header throws the reader's exception on every rank.
+/// Collective over the grid's world communicator.
+MatrixMarketHeader read_matrix_market_header(ProcessGrid& grid, const std::string& path,
+                                             int root = 0);
 
 }  // namespace gridblas

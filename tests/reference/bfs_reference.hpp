@@ -1,20 +1,24 @@
 #pragma once
-// Serial BFS oracle for the MPI BFS tests: levels by a plain queue, parents as the
-// smallest-id in-neighbour one level up (what gridblas' `min` parent mode promises).
+// The serial BFS every BFS test compares with (distributed, single-GPU, and the gridblas-bfs
+// program): levels by a plain queue along out-edges, parents as the smallest-id in-neighbour
+// one level up (what gridblas' `min` parent mode promises).
 
 #include <deque>
 #include <vector>
 
 #include "gridblas/core/types.hpp"
 
-namespace gridblas::test {
+namespace gridblas::ref {
 
 struct SerialBfs {
     std::vector<gindex_t> level;
     std::vector<gindex_t> parent;
 };
 
-/// Edges u -> v as (src[k], dst[k]); vertices 0..n-1; duplicates and self-loops allowed.
+/// BFS from `source` over the directed edges u -> v given as (src[k], dst[k]) on vertices
+/// 0..n-1 (an undirected graph lists both directions); duplicates and self-loops allowed.
+/// level[v] and parent[v] are -1 for a vertex the search does not reach; the source is its
+/// own parent.
 inline SerialBfs serial_bfs(gindex_t n, const std::vector<gindex_t>& src,
                             const std::vector<gindex_t>& dst, gindex_t source) {
     std::vector<std::vector<gindex_t>> out(static_cast<std::size_t>(n));
@@ -45,4 +49,4 @@ inline SerialBfs serial_bfs(gindex_t n, const std::vector<gindex_t>& src,
     return r;
 }
 
-}  // namespace gridblas::test
+}  // namespace gridblas::ref

@@ -4,7 +4,7 @@
 // std::map<index, value>, matrices std::map<(row, col), value>; every function follows the
 // GraphBLAS C API 2.1 text step by step (§2.5: compute t, z = accum(w, t), then mask and
 // replace), with no attempt at speed. Serial and MPI-free: every rank can run it on data it
-// gathered and compare.
+// gathered and compare. The products (vxm, mxv) are in spmv_reference.hpp.
 
 #include <cstddef>
 #include <map>
@@ -13,14 +13,9 @@
 
 #include "gridblas/core/types.hpp"
 #include "gridblas/ops/descriptor.hpp"
-#include "gridblas/semirings/semiring.hpp"
+#include "map_containers.hpp"
 
 namespace gridblas::ref {
-
-template <class T>
-using Vec = std::map<gindex_t, T>;
-template <class T>
-using Mat = std::map<std::pair<gindex_t, gindex_t>, T>;
 
 namespace detail {
 
@@ -193,37 +188,6 @@ Mat<T> select(const Mat<T>& a, Pred pred) {
         if (pred(ij.first, ij.second, x)) c[ij] = x;
     }
     return c;
-}
-
-/// t = uᵀ ⊕.⊗ A over a semiring S (gridblas convention: S::mul(A(k, j), u(k)), or
-/// S::mul(A(k, j), k) for a positional S), with
-/// A transposed first when `transpose`. Only columns meeting some entry of u appear.
-template <class S, class U, class T>
-Vec<typename S::value_type> vxm(const Vec<U>& u, const Mat<T>& a, bool transpose = false) {
-    using R = typename S::value_type;
-    Vec<R> t;
-    for (const auto& [ij, x] : a) {
-        const gindex_t k = transpose ? ij.second : ij.first;
-        const gindex_t j = transpose ? ij.first : ij.second;
-        const auto it = u.find(k);
-        if (it == u.end()) continue;
-        // Positional semirings (any_secondi, min_secondi) multiply by the input's index.
-        const R p = semiring_is_positional<S>() ? S::mul(x, R(k)) : S::mul(x, R(it->second));
-        const auto out = t.find(j);
-        if (out == t.end()) {
-            t[j] = p;
-        } else {
-            out->second = S::add(out->second, p);
-        }
-    }
-    return t;
-}
-
-/// t = A ⊕.⊗ u over a semiring S (S::mul(A(i, k), u(k))), with A transposed first when
-/// `transpose`.
-template <class S, class U, class T>
-Vec<typename S::value_type> mxv(const Mat<T>& a, const Vec<U>& u, bool transpose = false) {
-    return vxm<S>(u, a, !transpose);
 }
 
 }  // namespace gridblas::ref

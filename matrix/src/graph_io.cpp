@@ -1,0 +1,34 @@
+// read_graph_matrix_market: a BFS graph from a Matrix Market file, streamed by rank 0 in
+// chunks, prepared (symmetrised, self-loops dropped) chunk by chunk and routed to the owners;
+// and read_matrix_market_header, the file's header on every rank.
+
+#include "gridblas/matrix/graph_builders.hpp"
+
+namespace gridblas {
+
+DistMatrix<Pattern> read_graph_matrix_market(std::shared_ptr<ProcessGrid> grid,
+                                             const std::string& path, const GraphOptions& g) {
+    return detail::stream_matrix_market<Pattern>(
+        std::move(grid), path, std::size_t(1) << 20, 0, true, g.build(),
+        [&](std::vector<gindex_t>& rows, std::vector<gindex_t>& cols, ValueArray<Pattern>& vals) {
+            detail::prepare_edges(rows, cols, g);
+            vals.resize(rows.size());
+        },
+        KeepLast{});
+}
+
+MatrixMarketHeader read_matrix_market_header(ProcessGrid& grid, const std::string& path, int root) {
+    comm::Communicator& world = grid.world();
+    MatrixMarketHeader header;
+    detail::run_collectively(world, [&] {
+        if (root < 0 || root >= world.size()) {
+            throw IndexOutOfBounds("read_matrix_market_header: root rank " + std::to_string(root) +
+                                   " of " + std::to_string(world.size()));
+        }
+        if (world.rank() == root) header = MatrixMarketReader(path).header();
+    });
+    world.broadcast(std::span<MatrixMarketHeader>(&header, 1), root, "read-matrix-market");
+    return header;
+}
+
+}  // namespace gridblas

@@ -19,6 +19,7 @@
 
 #include "common/cli.hpp"
 #include "common/graph500_stats.hpp"
+#include "common/memory.hpp"
 #include "common/mpi_main.hpp"
 #include "gridblas/algorithms/bfs.hpp"
 #include "gridblas/config.hpp"
@@ -332,6 +333,21 @@ GraphSummary summarize_graph(const Config& c, const DistMatrix<Pattern>& a, doub
     return g;
 }
 
+/// Peak resident memory of the construction and of the searches (largest rank and summed over
+/// the ranks), and the bytes the matrix keeps per stored entry.
+struct MemoryReport {
+    std::uint64_t construction_max = 0, construction_sum = 0;
+    std::uint64_t search_max = 0, search_sum = 0;
+    bool search_separate = false;  // the peak was reset after construction
+    std::uint64_t matrix_bytes = 0;
+};
+
+/// Collective: max and sum of `bytes` over the ranks.
+void max_and_sum(ProcessGrid& grid, std::uint64_t bytes, std::uint64_t& max, std::uint64_t& sum) {
+    max = grid.world().allreduce(bytes, comm::ReduceOp::max, "memory");
+    sum = grid.world().allreduce(bytes, comm::ReduceOp::sum, "memory");
+}
+
 /// The search keys: --root R, or --roots N vertices of degree >= 1. Collective.
 std::vector<gindex_t> choose_roots(const Config& c, const std::shared_ptr<ProcessGrid>& grid,
                                    const BfsSolver& solver, const DistMatrix<Pattern>& a) {
@@ -470,10 +486,23 @@ void print_report(const Config& c, const ProcessGrid& grid, const GraphSummary& 
     std::printf("validation: %s\n", c.validate ? (s.failures ? "FAILED" : "passed") : "skipped");
 }
 
+/// Memory lines of the report (rank 0).
+void print_memory(const MemoryReport& m, const GraphSummary& g) {
+    const double gib = 1024.0 * 1024.0 * 1024.0;
+    std::printf("construction_peak_rss_gib: %.3f (largest rank), %.3f (sum over ranks)\n",
+                double(m.construction_max) / gib, double(m.construction_sum) / gib);
+    std::printf("search_peak_rss_gib: %.3f (largest rank), %.3f (sum over ranks)%s\n",
+                double(m.search_max) / gib, double(m.search_sum) / gib,
+                m.search_separate ? "" : " (includes construction: the peak could not be reset)");
+    std::printf("matrix_bytes_per_stored_entry: %.2f\n",
+                g.stored_entries ? double(m.matrix_bytes) / double(g.stored_entries) : 0.0);
+}
+
 /// Everything as JSON (rank 0): graph, configuration, statistics, searches with their
 /// levels, and rank 0's communication counters.
 void write_json(const Config& c, ProcessGrid& grid, const GraphSummary& g,
-                const MatrixMarketHeader& header, const Searches& s, const Statistics& st) {
+                const MatrixMarketHeader& header, const Searches& s, const Statistics& st,
+                const MemoryReport& m) {
     std::ofstream j(c.json);
     if (!j) throw IoError("cannot write " + c.json);
     j << "{\"program\":\"gridblas-bfs\",\"version\":\"" << GRIDBLAS_VERSION_STRING << "\""
@@ -495,8 +524,14 @@ void write_json(const Config& c, ProcessGrid& grid, const GraphSummary& g,
       << "\",\"local_format\":\"" << to_string(c.go.format)
       << "\"},\"construction_seconds\":" << g.construction_seconds
       << ",\"validated\":" << (c.validate ? "true" : "false")
-      << ",\"validation_failures\":" << s.failures << ",\"time\":" << summary_json(st.time)
-      << ",\"teps\":" << summary_json(st.teps) << ",\"searches\":[";
+      << ",\"validation_failures\":" << s.failures
+      << ",\"memory\":{\"construction_peak_max\":" << m.construction_max
+      << ",\"construction_peak_sum\":" << m.construction_sum
+      << ",\"search_peak_max\":" << m.search_max << ",\"search_peak_sum\":" << m.search_sum
+      << ",\"search_peak_separate\":" << (m.search_separate ? "true" : "false")
+      << ",\"matrix_bytes\":" << m.matrix_bytes << "}"
+      << ",\"time\":" << summary_json(st.time) << ",\"teps\":" << summary_json(st.teps)
+      << ",\"searches\":[";
     for (std::size_t k = 0; k < s.runs.size(); ++k) {
         const auto& r = s.runs[k];
         j << (k ? "," : "") << "{\"root\":" << r.root << ",\"seconds\":" << r.seconds
@@ -539,15 +574,25 @@ int run(int argc, char** argv, int world_rank) {
                      (long long)g.vertices, (long long)g.stored_entries, g.construction_seconds);
     }
 
+    MemoryReport mem;
+    max_and_sum(*grid, bench::peak_rss_bytes(), mem.construction_max, mem.construction_sum);
+    mem.matrix_bytes =
+        grid->world().allreduce(std::uint64_t(a.memory_bytes()), comm::ReduceOp::sum, "memory");
+    mem.search_separate = grid->world().allreduce(bench::reset_peak_rss() ? 1 : 0,
+                                                  comm::ReduceOp::min, "memory") == 1;
+
     // Kernel 2: the searches.
     const std::vector<gindex_t> roots = choose_roots(c, grid, solver, a);
     SearchEngine engine(c, *grid, a, solver);
     const Searches s = run_searches(c, *grid, a, solver, engine, roots);
     if (!c.output.empty()) write_output(*grid, s.last, c.output);
 
+    max_and_sum(*grid, bench::peak_rss_bytes(), mem.search_max, mem.search_sum);
+
     const Statistics st = statistics(s.runs);
     if (root0) print_report(c, *grid, g, s, st);
-    if (root0 && !c.json.empty()) write_json(c, *grid, g, header, s, st);
+    if (root0) print_memory(mem, g);
+    if (root0 && !c.json.empty()) write_json(c, *grid, g, header, s, st, mem);
     return s.failures ? 2 : 0;
 }
 

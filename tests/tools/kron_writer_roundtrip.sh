@@ -23,4 +23,9 @@ lines=$(grep -vc '^%' "$dir/k.mtx")
 [ "$(( (lines - 1) * 2 ))" = "${a#stored_entries: }" ] ||
     { echo "FAIL: $((lines - 1)) edges in the file, $a stored entries"; exit 1; }
 grep -q '^validation: passed' <<<"$file" || { printf '%s\n' "$file"; echo "FAIL: no validation"; exit 1; }
+# The memory report: both peaks and the matrix's bytes per stored entry, all positive.
+for key in construction_peak_rss_gib search_peak_rss_gib matrix_bytes_per_stored_entry; do
+    v=$(grep "^$key:" <<<"$file" | awk '{print $2}')
+    awk -v v="$v" 'BEGIN { exit !(v > 0) }' || { echo "FAIL: $key is '$v'"; exit 1; }
+done
 echo "OK"

@@ -40,7 +40,10 @@ void check_pull(const Shape& sh, MaskKind mk, double xfrac, std::uint64_t seed) 
     const auto ref_d = naive<S, A>(
         t, [](lindex_t) { return true; }, x_of, mask.allowed);
 
-    for (const auto& [vname, view] : blocks.pull_views()) {
+    for (const auto& named_view : blocks.pull_views()) {
+        // Named, not bound: lambdas capturing structured bindings need clang 16.
+        const auto& vname = named_view.first;
+        const auto& view = named_view.second;
         SCOPED_TRACE(vname);
         SparseVector<Y> ys1, yd1;
         BitmapVector<Y> yb1, ydb1;
@@ -88,7 +91,10 @@ void check_dense(const Shape& sh, std::uint64_t seed) {
     const std::vector<char> all(sh.nrows, 1);
     const auto ref = naive<S, A>(
         t, [](lindex_t) { return true; }, [&](lindex_t j) { return x[j]; }, all);
-    for (const auto& [vname, view] : blocks.pull_views()) {
+    for (const auto& named_view : blocks.pull_views()) {
+        // Named, not bound: lambdas capturing structured bindings need clang 16.
+        const auto& vname = named_view.first;
+        const auto& view = named_view.second;
         SCOPED_TRACE(vname);
         DenseVector<Y> y1, y2;
         with_threads(1, [&] { spmv_dense<S>(view, x, y1); });

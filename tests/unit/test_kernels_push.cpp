@@ -48,7 +48,10 @@ void check_push(const Shape& sh, MaskKind mk, double xfrac, std::uint64_t seed) 
         for (std::size_t k = 0; k < t.c.size(); ++k) flops += t.c[k] == j;
     }
 
-    for (const auto& [vname, view] : blocks.push_views()) {
+    for (const auto& named_view : blocks.push_views()) {
+        // Named, not bound: lambdas capturing structured bindings need clang 16.
+        const auto& vname = named_view.first;
+        const auto& view = named_view.second;
         for (SpmspvMethod method : kMethods) {
             SCOPED_TRACE(vname + " " + method_name(method));
             SparseVector<Y> y1, y2;

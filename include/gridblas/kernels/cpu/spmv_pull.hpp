@@ -224,19 +224,24 @@ KernelStats pull_bitmap(const CompressedView<A>& a, const XA& x, const MaskView&
     const bool shared_words = a.outer_ids != nullptr && threads > 1;
     std::uint64_t entries = 0;
     with_mask(mask, [&](auto allow) {
+        // Locals of this lambda: clang (14) rejects an OpenMP region's inner lambda naming
+        // the enclosing function's locals.
+        std::uint64_t* const words = yw;
+        Y* const vals = yv;
+        const bool shared = shared_words;
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(+ : entries) \
     if (threads > 1)
         for (std::size_t c = 0; c < nchunks; ++c) {
             entries +=
                 pull_chunk<S>(a, x, mask, allow, c, cw, [&](std::size_t, lindex_t i, const Y& v) {
                     const std::uint64_t m = std::uint64_t(1) << (i & 63);
-                    if (shared_words) {
-                        std::atomic_ref<std::uint64_t>(yw[i >> 6])
+                    if (shared) {
+                        std::atomic_ref<std::uint64_t>(words[i >> 6])
                             .fetch_or(m, std::memory_order_relaxed);
                     } else {
-                        yw[i >> 6] |= m;
+                        words[i >> 6] |= m;
                     }
-                    yv[i] = v;
+                    vals[i] = v;
                 });
         }
     });

@@ -265,7 +265,7 @@ void apply_matrix_output_stage(DistMatrix<W>& c, const detail::MatrixMask& mask,
     const auto& ov = old.view();
     const kernels::detail::ValueReader<W> old_val(ov.vals);
     const kernels::detail::ValueReader<TV> t_val(&t.vals());
-    const lindex_t nrows = c.by_row().n_outer();
+    const lindex_t nrows = c.row_dist().block_rows();
     // Rows that may hold output: those of C and those of T (all rows when the mask is
     // complemented or absent does not matter: a row with neither C nor T entries is empty).
     std::vector<std::size_t> count(std::size_t(nrows) + 1, 0);

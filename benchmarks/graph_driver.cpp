@@ -1,6 +1,7 @@
 // gridblas-graph: runs one graph algorithm of the library (connected components, PageRank,
-// SSSP) on a Matrix Market file or a generated Kronecker graph, times it over --trials runs
-// after an untimed warm-up, validates SSSP, and writes one line per vertex. See --help.
+// SSSP, triangle count, local clustering coefficient) on a Matrix Market file or a generated
+// Kronecker graph, times it over --trials runs after an untimed warm-up, validates SSSP, and writes
+// one line per vertex. See --help.
 
 #include <mpi.h>
 #include <omp.h>
@@ -22,6 +23,7 @@
 #include "gridblas/algorithms/connected_components.hpp"
 #include "gridblas/algorithms/pagerank.hpp"
 #include "gridblas/algorithms/sssp.hpp"
+#include "gridblas/algorithms/triangle_count.hpp"
 #include "gridblas/config.hpp"
 #include "gridblas/matrix/graph_builders.hpp"
 #include "gridblas/matrix/weighted_graphs.hpp"
@@ -39,7 +41,9 @@ ALGO:
                        component (weakly connected components with --directed)
   pagerank             PageRank, LDBC Graphalytics definition (dangling rank spread evenly)
   sssp                 single-source shortest paths, delta-stepping; validated after each run
-  (tc, lcc, bc, msbfs are not yet implemented)
+  tc                   triangle count, C<L> = L*U over plus_pair (undirected graphs only)
+  lcc                  local clustering coefficient of every vertex (undirected graphs only)
+  (bc, msbfs are not yet implemented)
 Graph (one of):
   --file PATH          Matrix Market file (symmetrised unless --directed); sssp reads its
                        real/integer values as weights (pattern files: weight 1)
@@ -54,11 +58,15 @@ Algorithm:
   --iterations K       pagerank iterations (default 100)
   --tolerance T        pagerank: stop once the L1 change is <= T (default 0: run all)
   --damping D          pagerank damping factor (default 0.85)
+  --presort P          tc: renumber by ascending degree first: auto | always | never
+                       (default auto: when the degrees are skewed)
+  --method M           tc: local product kernel: auto | gustavson | hash | dot (default auto)
 Run:
   --trials N           timed runs after one untimed warm-up (default 1)
   --no-validate        skip the sssp validation
-  --output FILE        one line per vertex: "vertex value" (cc: component, pagerank: rank),
-                       sssp: "vertex distance parent" with inf / -1 where unreached
+  --output FILE        one line per vertex: "vertex value" (cc: component, pagerank: rank,
+                       lcc: coefficient), sssp: "vertex distance parent" with inf / -1
+                       where unreached; tc: the single line "triangles N"
   --json FILE          configuration, times and result summary as JSON
 Execution:
   --grid RxC           process grid (default: most square)
@@ -66,8 +74,8 @@ Execution:
   --help
 )";
 
-const std::set<std::string> kImplemented{"cc", "pagerank", "sssp"};
-const std::set<std::string> kPlanned{"tc", "lcc", "bc", "msbfs"};
+const std::set<std::string> kImplemented{"cc", "pagerank", "sssp", "tc", "lcc"};
+const std::set<std::string> kPlanned{"bc", "msbfs"};
 
 /// Every rank's (vertex, value) rows, on rank 0 only, sorted by vertex. Collective.
 template <class T>
@@ -123,25 +131,27 @@ int run(int argc_all, char** argv_all, int world_rank) {
         return 0;
     }
     if (argc_all < 2 || std::string(argv_all[1]).rfind("--", 0) == 0) {
-        throw std::invalid_argument("missing ALGO (one of cc, pagerank, sssp; see --help)");
+        throw std::invalid_argument(
+            "missing ALGO (one of cc, pagerank, sssp, tc, lcc; see --help)");
     }
     const std::string algo = argv_all[1];
     if (kPlanned.count(algo)) {
         throw NotSupported("ALGO '" + algo +
-                           "' is not yet implemented (implemented: cc, pagerank, sssp)");
+                           "' is not yet implemented (implemented: cc, pagerank, sssp, tc, lcc)");
     }
     if (!kImplemented.count(algo)) {
         throw std::invalid_argument("unknown ALGO '" + algo +
-                                    "' (expected cc, pagerank or sssp; tc, lcc, bc and msbfs "
+                                    "' (expected cc, pagerank, sssp, tc or lcc; bc and msbfs "
                                     "are not yet implemented)");
     }
     // The options follow ALGO; the parser sees them as a program's arguments.
     const int argc = argc_all - 1;
     char** argv = argv_all + 1;
-    bench::Cli cli(argc, argv,
-                   {"file", "scale", "edgefactor", "seed", "source", "delta", "iterations",
-                    "tolerance", "damping", "trials", "output", "json", "grid", "threads"},
-                   {"directed", "weighted", "no-validate", "help"});
+    bench::Cli cli(
+        argc, argv,
+        {"file", "scale", "edgefactor", "seed", "source", "delta", "iterations", "tolerance",
+         "damping", "presort", "method", "trials", "output", "json", "grid", "threads"},
+        {"directed", "weighted", "no-validate", "help"});
     if (cli.has("help")) {
         if (world_rank == 0) std::fputs(kHelp, stdout);
         return 0;
@@ -160,6 +170,40 @@ int run(int argc_all, char** argv_all, int world_rank) {
         (cli.has("iterations") || cli.has("tolerance") || cli.has("damping"))) {
         throw std::invalid_argument(
             "--iterations, --tolerance and --damping apply to pagerank only");
+    }
+    if (algo != "tc" && (cli.has("presort") || cli.has("method"))) {
+        throw std::invalid_argument("--presort and --method apply to tc only");
+    }
+    if ((algo == "tc" || algo == "lcc") && cli.has("directed")) {
+        throw std::invalid_argument(algo +
+                                    " counts triangles of an undirected graph; drop --directed");
+    }
+    TriangleOptions to;
+    {
+        const std::string ps = cli.str("presort", "auto");
+        if (ps == "auto") {
+            to.presort = DegreeSort::automatic;
+        } else if (ps == "always") {
+            to.presort = DegreeSort::always;
+        } else if (ps == "never") {
+            to.presort = DegreeSort::never;
+        } else {
+            throw std::invalid_argument("option --presort: '" + ps +
+                                        "' (expected auto, always or never)");
+        }
+        const std::string ms = cli.str("method", "auto");
+        if (ms == "auto") {
+            to.method = MxmMethod::automatic;
+        } else if (ms == "gustavson") {
+            to.method = MxmMethod::gustavson;
+        } else if (ms == "hash") {
+            to.method = MxmMethod::hash;
+        } else if (ms == "dot") {
+            to.method = MxmMethod::dot;
+        } else {
+            throw std::invalid_argument("option --method: '" + ms +
+                                        "' (expected auto, gustavson, hash or dot)");
+        }
     }
     KroneckerParams kp;
     kp.scale = int(cli.integer("scale", 16, 1, 40));
@@ -220,6 +264,8 @@ int run(int argc_all, char** argv_all, int world_rank) {
     CcResult cc;
     PageRankResult prr;
     SsspResult sp;
+    TriangleResult tr;
+    LccResult lc;
     std::uint64_t failures = 0;
     const bool validate = !cli.has("no-validate");
     auto once = [&]() -> double {
@@ -232,6 +278,14 @@ int run(int argc_all, char** argv_all, int world_rank) {
         if (algo == "pagerank") {
             prr = pagerank(a, po);
             return prr.seconds;
+        }
+        if (algo == "tc") {
+            tr = triangle_count(a, to);
+            return tr.seconds;
+        }
+        if (algo == "lcc") {
+            lc = local_clustering(a);
+            return lc.seconds;
         }
         sp = sssp(aw, source, so);
         return sp.seconds;
@@ -258,6 +312,21 @@ int run(int argc_all, char** argv_all, int world_rank) {
         } else if (algo == "pagerank") {
             j << "\"iterations\":" << prr.iterations << ",\"residual\":" << prr.residual;
             t << "iterations: " << prr.iterations << "\nresidual: " << prr.residual << '\n';
+        } else if (algo == "tc") {
+            const double mp =
+                grid->world().allreduce(double(tr.product.flops), comm::ReduceOp::sum, "tc-flops");
+            j << "\"triangles\":" << tr.triangles
+              << ",\"presorted\":" << (tr.presorted ? "true" : "false")
+              << ",\"product_seconds\":" << tr.seconds_product << ",\"product_flops\":" << mp;
+            t << "triangles: " << tr.triangles << "\npresorted: " << (tr.presorted ? 1 : 0)
+              << "\nproduct_time: " << tr.seconds_product << "\nproduct_flops: " << mp
+              << "\nproduct_method: " << int(tr.product.method) << '\n';
+        } else if (algo == "lcc") {
+            double sum = 0;
+            for (double x : lc.coefficient) sum += x;
+            sum = grid->world().allreduce(sum, comm::ReduceOp::sum, "lcc-sum");
+            j << "\"mean_coefficient\":" << sum / double(std::max<gindex_t>(n, 1));
+            t << "mean_coefficient: " << sum / double(std::max<gindex_t>(n, 1)) << '\n';
         } else {
             j << "\"source\":" << source << ",\"reached\":" << sp.reached
               << ",\"delta\":" << sp.delta << ",\"buckets\":" << sp.buckets
@@ -276,6 +345,19 @@ int run(int argc_all, char** argv_all, int world_rank) {
             if (root0) {
                 auto f = open_output(out);
                 for (const auto& [v, c] : rows) f << v << ' ' << c << '\n';
+                if (!f) throw IoError("error writing " + out);
+            }
+        } else if (algo == "tc") {
+            if (root0) {
+                auto f = open_output(out);
+                f << "triangles " << tr.triangles << '\n';
+                if (!f) throw IoError("error writing " + out);
+            }
+        } else if (algo == "lcc") {
+            const auto rows = gather_rows(*grid, lc.local_begin, lc.coefficient);
+            if (root0) {
+                auto f = open_output(out);
+                for (const auto& [v, x] : rows) f << v << ' ' << real_text(x) << '\n';
                 if (!f) throw IoError("error writing " + out);
             }
         } else if (algo == "pagerank") {

@@ -6,6 +6,7 @@
 #include "gridblas/algorithms/connected_components.hpp"
 #include "gridblas/algorithms/pagerank.hpp"
 #include "gridblas/algorithms/sssp.hpp"
+#include "gridblas/algorithms/triangle_count.hpp"
 #include "gridblas/comm/communicator.hpp"
 #include "gridblas/config.hpp"
 #include "gridblas/core/collective_check.hpp"

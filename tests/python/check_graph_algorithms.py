@@ -5,7 +5,8 @@ Runs `gridblas-graph cc|pagerank|sssp` under mpirun on Matrix Market graphs of t
 at several rank counts and grid shapes, and compares its --output with
 scipy.sparse.csgraph.connected_components (component = smallest vertex id),
 networkx.pagerank (L1 difference <= 1e-6) and scipy.sparse.csgraph.dijkstra (distances to a
-relative 1e-12; every parent edge gives its vertex's distance).
+relative 1e-12; every parent edge gives its vertex's distance), networkx.triangles (the total
+over vertices / 3) and networkx.clustering (each coefficient to 1e-12).
 
 networkx and scipy are imported from the environment, or installed with pip into a folder
 of the build tree; when neither works the check exits with status 77 (skipped) saying why.
@@ -141,6 +142,35 @@ def check_sssp(rows, n, edges, directed, source):
     return None
 
 
+def undirected_nx(n, edges):
+    import networkx as nx
+    g = nx.Graph()
+    g.add_nodes_from(range(n))
+    g.add_edges_from(edges.keys())
+    return g
+
+
+def check_tc(rows, n, edges):
+    import networkx as nx
+    want = sum(nx.triangles(undirected_nx(n, edges)).values()) // 3
+    if len(rows) != 1 or rows[0][0] != "triangles":
+        return f"expected the single line 'triangles N', got {rows[:2]}"
+    got = int(rows[0][1])
+    if got != want:
+        return f"{got} triangles, networkx.triangles says {want}"
+    return None
+
+
+def check_lcc(rows, n, edges):
+    import networkx as nx
+    want = nx.clustering(undirected_nx(n, edges))
+    for r in rows:
+        v, x = int(r[0]), float(r[1])
+        if abs(x - want[v]) > 1e-12:
+            return f"vertex {v}: coefficient {x}, networkx.clustering says {want[v]}"
+    return None
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--driver", required=True)
@@ -155,10 +185,11 @@ def main():
         return SKIP
 
     graphs = [  # file, directed, algorithms
-        ("karate.mtx", False, ["cc", "pagerank", "sssp"]),
-        ("ldbc-undirected-example.mtx", False, ["cc", "pagerank", "sssp"]),
+        ("karate.mtx", False, ["cc", "pagerank", "sssp", "tc", "lcc"]),
+        ("ldbc-undirected-example.mtx", False, ["cc", "pagerank", "sssp", "tc", "lcc"]),
         ("ldbc-directed-example.mtx", True, ["cc", "pagerank", "sssp"]),
-        ("ldbc-wcc-example.mtx", False, ["cc", "pagerank", "sssp"]),
+        ("ldbc-wcc-example.mtx", False, ["cc", "pagerank", "sssp", "tc", "lcc"]),
+        ("jagmesh7.mtx", False, ["tc", "lcc"]),
         ("ldbc-cdlp-directed-example.mtx", True, ["cc", "pagerank"]),
         ("west0067.mtx", True, ["cc", "pagerank"]),
     ]
@@ -180,12 +211,16 @@ def main():
                     if algo == "sssp":
                         extra = ["--source", str(s)]
                     rows = run_driver(args, np_, grid, algo, path, directed, extra)
-                    if len(rows) != n:
+                    if algo == "tc":
+                        err = check_tc(rows, n, edges)
+                    elif len(rows) != n:
                         err = f"{len(rows)} output lines for {n} vertices"
                     elif algo == "cc":
                         err = check_cc(rows, n, edges, directed)
                     elif algo == "pagerank":
                         err = check_pagerank(rows, n, edges, directed)
+                    elif algo == "lcc":
+                        err = check_lcc(rows, n, edges)
                     else:
                         err = check_sssp(rows, n, edges, directed, s)
                     checks += 1

@@ -35,6 +35,7 @@ extern "C" {
 
 #include "common/cli.hpp"
 #include "common/graph500_stats.hpp"
+#include "common/graphblas_graph.hpp"
 #include "gridblas/matrix/generators.hpp"
 
 static_assert(GxB_IMPLEMENTATION_MAJOR >= 5, "needs SuiteSparse:GraphBLAS 5 or newer");
@@ -42,6 +43,9 @@ static_assert(GxB_IMPLEMENTATION_MAJOR >= 5, "needs SuiteSparse:GraphBLAS 5 or n
 namespace {
 
 using gridblas::gindex_t;
+using gridblas::bench::build_graph;
+using gridblas::bench::Graph;
+using gridblas::bench::now;
 
 const char* kHelp =
     R"(gridblas-baseline-graphblas: LAGraph-style push/pull BFS on SuiteSparse:GraphBLAS
@@ -60,78 +64,6 @@ const char* kHelp =
   --levels           print the per-level directions and frontier sizes of the first search
   --help
 )";
-
-void check(GrB_Info info, const char* call) {
-    if (info != GrB_SUCCESS && info != GrB_NO_VALUE) {
-        throw std::runtime_error(std::string("GraphBLAS error ") + std::to_string(int(info)) +
-                                 " in " + call);
-    }
-}
-#define CHECK_GRB(call) check((call), #call)
-
-double now() { return omp_get_wtime(); }
-
-/// The graph as GraphBLAS sees it, plus its degrees on the host.
-struct Graph {
-    GrB_Matrix a = nullptr;       // n x n bool, symmetric, CSR (GraphBLAS' default)
-    GrB_Vector degree = nullptr;  // INT64 row degrees (entries only where degree > 0)
-    std::vector<std::int64_t> host_degree;
-    GrB_Index n = 0;
-    GrB_Index entries = 0;  // stored entries = 2 x undirected edges
-};
-
-/// Generates the Kronecker edges, prepares them as gridblas' builders do, and builds A.
-Graph build_graph(const gridblas::KroneckerParams& p, double& gen_seconds, double& build_seconds) {
-    double t0 = now();
-    std::vector<gindex_t> src, dst;
-    gridblas::kronecker_edges(p, 0, gridblas::num_edges(p), src, dst);
-    std::size_t kept = 0;  // drop self-loops, then add the reverse of every edge
-    for (std::size_t k = 0; k < src.size(); ++k) {
-        if (src[k] != dst[k]) {
-            src[kept] = src[k];
-            dst[kept] = dst[k];
-            ++kept;
-        }
-    }
-    src.resize(2 * kept);
-    dst.resize(2 * kept);
-    for (std::size_t k = 0; k < kept; ++k) {
-        src[kept + k] = dst[k];
-        dst[kept + k] = src[k];
-    }
-    gen_seconds = now() - t0;
-
-    t0 = now();
-    Graph g;
-    g.n = GrB_Index(gridblas::num_vertices(p));
-    CHECK_GRB(GrB_Matrix_new(&g.a, GrB_BOOL, g.n, g.n));
-    {
-        std::unique_ptr<bool[]> ones(new bool[src.size()]);  // the values: all true
-        std::fill(ones.get(), ones.get() + src.size(), true);
-        // int64 and uint64 arrays may alias each other; the ids are all non-negative.
-        CHECK_GRB(GrB_Matrix_build_BOOL(g.a, reinterpret_cast<const GrB_Index*>(src.data()),
-                                        reinterpret_cast<const GrB_Index*>(dst.data()), ones.get(),
-                                        GrB_Index(src.size()), GrB_LOR));
-    }
-    src = {};
-    dst = {};
-    CHECK_GRB(GrB_Matrix_wait(g.a, GrB_MATERIALIZE));
-    CHECK_GRB(GrB_Matrix_nvals(&g.entries, g.a));
-    CHECK_GRB(GrB_Vector_new(&g.degree, GrB_INT64, g.n));
-    CHECK_GRB(
-        GrB_Matrix_reduce_Monoid(g.degree, nullptr, nullptr, GrB_PLUS_MONOID_INT64, g.a, nullptr));
-    CHECK_GRB(GrB_Vector_wait(g.degree, GrB_MATERIALIZE));
-    build_seconds = now() - t0;
-
-    GrB_Index nz = 0;
-    CHECK_GRB(GrB_Vector_nvals(&nz, g.degree));
-    std::vector<GrB_Index> idx(nz);
-    std::vector<std::int64_t> val(nz);
-    CHECK_GRB(GrB_Vector_extractTuples_INT64(idx.data(), val.data(), &nz, g.degree));
-    g.host_degree.assign(g.n, 0);
-    for (GrB_Index k = 0; k < nz; ++k) g.host_degree[idx[k]] = val[k];
-    return g;
-}
 
 /// The search keys gridblas-bfs picks: the same seeded candidates, kept when of degree >= 1.
 std::vector<gindex_t> pick_roots(const std::vector<std::int64_t>& degree, int count,

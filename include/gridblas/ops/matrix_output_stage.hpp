@@ -4,9 +4,9 @@
 /// valued and complemented masks and replace, as the GraphBLAS C API 2.1 defines it (§2.5).
 ///
 /// C, the mask M and the result T are distributed alike (same grid, same dimensions), so each
-/// rank merges its own block, row by row, in parallel over rows. T arrives as the local block
-/// in CSR form (local row and column ids of C's block); C's blocks are then rebuilt from the
-/// merged rows, which is the one collective step (every rank agrees on build errors).
+/// rank merges its own block, row by row, in parallel over rows, with no communication. T
+/// arrives as the local block in CSR form (local row and column ids of C's block); C's blocks
+/// are rebuilt from the merged rows without sorting (DistMatrix::assemble_rows).
 
 #include <algorithm>
 #include <cstddef>
@@ -254,13 +254,25 @@ void merge_output_row(std::span<const lindex_t> oc, OldVal ov, std::span<const l
 
 }  // namespace detail
 
-/// Applies C⟨mask⟩ = accum(C, T) on this rank's block, where `t` is the operation's result
-/// for the block (local ids of C's block, rows of C's row block, columns of its column
-/// block) and rebuilds C's blocks. `accum` is NoAccum or a callable accum(C(i,j), T(i,j)).
-/// `mask` must have been built before C is changed; it may read C's own storage. Collective.
+/// Applies C⟨mask⟩ = accum(C, T) on this rank's block, where `t` (consumed) is the operation's
+/// result for the block (local ids of C's block, rows of C's row block, columns of its column
+/// block) and rebuilds C's blocks from the merged rows. `accum` is NoAccum or a callable
+/// accum(C(i,j), T(i,j)). `mask` must have been built before C is changed; it may read C's
+/// own storage. Not collective: every rank rewrites its own block.
 template <class W, class Accum, class TV>
 void apply_matrix_output_stage(DistMatrix<W>& c, const detail::MatrixMask& mask, Accum accum,
-                               const Csr<TV>& t, const Descriptor& d) {
+                               Csr<TV>&& t, const Descriptor& d) {
+    if constexpr (std::is_same_v<W, TV> && std::is_same_v<Accum, NoAccum>) {
+        // C = T where nothing is masked and nothing of C survives: T's rows become C's.
+        if (mask.all() && (d.replace || c.local_nvals() == 0)) {
+            std::vector<offset_t> ptr;
+            std::vector<lindex_t> cols;
+            ValueArray<W> vals;
+            t.release(ptr, cols, vals);
+            c.assemble_rows(std::move(ptr), std::move(cols), std::move(vals));
+            return;
+        }
+    }
     const detail::RowAccess<W> old(c.by_row());
     const auto& ov = old.view();
     const kernels::detail::ValueReader<W> old_val(ov.vals);
@@ -287,21 +299,27 @@ void apply_matrix_output_stage(DistMatrix<W>& c, const detail::MatrixMask& mask,
         count[std::size_t(r) + 1] = n;
     }
     for (std::size_t r = 0; r < nrows; ++r) count[r + 1] += count[r];
-    typename DistMatrix<W>::LocalTuples acc;
-    acc.rows.resize(count[nrows]);
-    acc.cols.resize(count[nrows]);
-    acc.vals.resize(count[nrows]);
+    std::vector<lindex_t> cols(count[nrows]);
+    ValueArray<W> vals(count[nrows]);
 #pragma omp parallel for schedule(dynamic, 1024)
     for (std::int64_t r = 0; r < std::int64_t(nrows); ++r) {
         std::size_t p = count[std::size_t(r)];
         row_merge(lindex_t(r), [&](lindex_t j, const W& v) {
-            acc.rows[p] = lindex_t(r);
-            acc.cols[p] = j;
-            if constexpr (!std::is_same_v<W, Pattern>) acc.vals[p] = v;
+            cols[p] = j;
+            if constexpr (!std::is_same_v<W, Pattern>) vals[p] = v;
             ++p;
         });
     }
-    c.assemble(std::move(acc), BuildOptions{DuplicatePolicy::reject, c.local_format()});
+    std::vector<offset_t> ptr(count.begin(), count.end());
+    c.assemble_rows(std::move(ptr), std::move(cols), std::move(vals));
+}
+
+/// As above, from a result the caller keeps (it is copied first).
+template <class W, class Accum, class TV>
+void apply_matrix_output_stage(DistMatrix<W>& c, const detail::MatrixMask& mask, Accum accum,
+                               const Csr<TV>& t, const Descriptor& d) {
+    Csr<TV> copy = t;
+    apply_matrix_output_stage(c, mask, accum, std::move(copy), d);
 }
 
 }  // namespace gridblas

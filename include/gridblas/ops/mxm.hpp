@@ -196,7 +196,7 @@ void mxm(DistMatrix<W>& c, const Mask& mask, Accum accum, S, const DistMatrix<TA
                                           double(bb.ncols()), spa_bytes);
     Csr<Z> t = detail::summa_product<S>(aa, bb, m, st.method, st);
     const double t0 = comm::wtime();
-    apply_matrix_output_stage(c, m, accum, t, desc);
+    apply_matrix_output_stage(c, m, accum, std::move(t), desc);
     st.seconds_output = comm::wtime() - t0;
 }
 

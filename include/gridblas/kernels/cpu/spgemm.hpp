@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -218,6 +219,18 @@ Csr<typename S::value_type> spgemm_saxpy(const Csr<TA>& a, const Csr<TB>& b, con
 #pragma omp for schedule(dynamic, 1)
         for (std::int64_t c = 0; c < std::int64_t(nchunks); ++c) {
             auto& out = chunks[std::size_t(c)];
+            {
+                // At most the chunk's flops (or its mask) land here: reserve that much address
+                // space so the buffers never move; untouched pages cost nothing.
+                std::uint64_t bound = 0;
+                for (lindex_t i = bounds[std::size_t(c)]; i < bounds[std::size_t(c) + 1]; ++i) {
+                    const std::uint64_t f = row_flops(i);
+                    bound += plain_mask ? std::min<std::uint64_t>(f, mask.row(i).size())
+                                        : std::min<std::uint64_t>(f, n);
+                }
+                out.cols.reserve(bound);
+                out.vals.reserve(bound);
+            }
             for (lindex_t i = bounds[std::size_t(c)]; i < bounds[std::size_t(c) + 1]; ++i) {
                 if (ap[i] == ap[i + 1]) continue;
                 const std::span<const lindex_t> mrow =
@@ -248,6 +261,15 @@ Csr<typename S::value_type> spgemm_saxpy(const Csr<TA>& a, const Csr<TB>& b, con
                     }
                     if (plain_mask) {
                         for (lindex_t j : mrow) {
+                            if (spa.stamp[j] == held) {
+                                out.cols.push_back(j);
+                                out.vals.push_back(spa.value[j]);
+                            }
+                        }
+                    } else if (double(touched.size()) * std::log2(double(touched.size()) + 2.0) >
+                               double(n)) {
+                        // A dense row: reading the stamps in column order beats sorting.
+                        for (lindex_t j = 0; j < n; ++j) {
                             if (spa.stamp[j] == held) {
                                 out.cols.push_back(j);
                                 out.vals.push_back(spa.value[j]);

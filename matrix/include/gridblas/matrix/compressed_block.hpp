@@ -15,6 +15,11 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <type_traits>
+#include <vector>
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
 
 #include "gridblas/core/error.hpp"
 #include "gridblas/core/types.hpp"
@@ -62,6 +67,96 @@ public:
             b.csr_ = Csr<T>::from_tuples(n_outer, n_inner, outer, inner, vals, policy, combine);
         }
         return b;
+    }
+
+    /// Builds from arrays in CSR layout over the outer index: outer k holds entries
+    /// ptr[k] .. ptr[k+1]-1 (ptr has n_outer + 1 offsets) with ascending, distinct inner ids.
+    /// The arrays are taken over; for DCSC only the non-empty outer ids are kept.
+    static CompressedBlock from_outer_arrays(LocalFormat fmt, lindex_t n_outer, lindex_t n_inner,
+                                             std::vector<offset_t> ptr, std::vector<lindex_t> inner,
+                                             ValueArray<T> vals) {
+        CompressedBlock b;
+        b.fmt_ = fmt;
+        if (fmt == LocalFormat::csr) {
+            b.csr_ = Csr<T>::from_arrays(n_outer, n_inner, std::move(ptr), std::move(inner),
+                                         std::move(vals));
+            return b;
+        }
+        std::vector<lindex_t> jc;
+        std::vector<offset_t> cp{0};
+        for (lindex_t k = 0; k < n_outer; ++k) {
+            if (ptr[k + 1] > ptr[k]) {
+                jc.push_back(k);
+                cp.push_back(ptr[k + 1]);
+            }
+        }
+        b.dcsc_ = Dcsc<T>::from_arrays(n_inner, n_outer, std::move(jc), std::move(cp),
+                                       std::move(inner), std::move(vals));
+        return b;
+    }
+
+    /// The same entries compressed along the other index (outer and inner swapped), in
+    /// format `fmt`: a counting sort, O(nnz + n_inner), parallel over outer ranges with one
+    /// histogram per thread when those fit in a few times the block's own size.
+    CompressedBlock swapped(LocalFormat fmt) const {
+        const lindex_t n_new = n_inner();
+        const std::size_t total = nnz();
+        // The outer positions and their entry offsets, whatever the format.
+        const bool d = fmt_ == LocalFormat::dcsc;
+        const std::size_t num_outer = d ? dcsc_.nzc() : std::size_t(csr_.nrows());
+        const offset_t* op = d ? dcsc_.cp().data() : csr_.rowptr().data();
+        const lindex_t* ids = d ? dcsc_.jc().data() : nullptr;
+        const lindex_t* in = d ? dcsc_.ir().data() : csr_.colind().data();
+        const ValueArray<T>& val = d ? dcsc_.num() : csr_.vals();
+        int parts = 1;
+#if defined(_OPENMP)
+        parts = omp_get_max_threads();
+#endif
+        if (total < (std::size_t(1) << 16) ||
+            std::size_t(n_new) * std::size_t(parts) > 4 * total + 4096) {
+            parts = 1;
+        }
+        // hist[t][c]: entries of column c in part t, turned into write positions.
+        std::vector<std::vector<offset_t>> hist(static_cast<std::size_t>(parts));
+        auto part_range = [&](int t) {
+            return std::pair<std::size_t, std::size_t>{num_outer * std::size_t(t) / parts,
+                                                       num_outer * std::size_t(t + 1) / parts};
+        };
+#pragma omp parallel for num_threads(parts) schedule(static, 1)
+        for (int t = 0; t < parts; ++t) {
+            auto& h = hist[std::size_t(t)];
+            h.assign(n_new, 0);
+            const auto [k0, k1] = part_range(t);
+            for (offset_t p = op[k0]; p < op[k1]; ++p) ++h[in[p]];
+        }
+        std::vector<offset_t> ptr(std::size_t(n_new) + 1, 0);
+        offset_t run = 0;
+        for (lindex_t c = 0; c < n_new; ++c) {
+            ptr[c] = run;
+            for (int t = 0; t < parts; ++t) {
+                const offset_t x = hist[std::size_t(t)][c];
+                hist[std::size_t(t)][c] = run;
+                run += x;
+            }
+        }
+        ptr[n_new] = run;
+        std::vector<lindex_t> inner(total);
+        ValueArray<T> vals(total);
+#pragma omp parallel for num_threads(parts) schedule(static, 1)
+        for (int t = 0; t < parts; ++t) {
+            auto& at = hist[std::size_t(t)];
+            const auto [k0, k1] = part_range(t);
+            for (std::size_t k = k0; k < k1; ++k) {
+                const lindex_t outer = ids ? ids[k] : lindex_t(k);
+                for (offset_t p = op[k]; p < op[k + 1]; ++p) {
+                    const offset_t q = at[in[p]]++;
+                    inner[q] = outer;
+                    if constexpr (!std::is_same_v<T, Pattern>) vals[q] = val[p];
+                }
+            }
+        }
+        return from_outer_arrays(fmt, n_new, n_outer(), std::move(ptr), std::move(inner),
+                                 std::move(vals));
     }
 
     /// An id of this block's contents, unique within the process: every built block gets a

@@ -61,6 +61,17 @@ public:
         return m;
     }
 
+    /// Hands the arrays over to the caller, leaving an empty nrows x ncols block.
+    void release(std::vector<offset_t>& rowptr, std::vector<lindex_t>& colind,
+                 ValueArray<T>& vals) {
+        rowptr = std::move(rowptr_);
+        colind = std::move(colind_);
+        vals = std::move(vals_);
+        rowptr_.assign(std::size_t(nrows_) + 1, 0);
+        colind_.clear();
+        vals_.clear();
+    }
+
     lindex_t nrows() const { return nrows_; }
     lindex_t ncols() const { return ncols_; }
     std::size_t nnz() const { return colind_.size(); }

@@ -189,6 +189,17 @@ public:
     template <class Combine = KeepLast>
     void assemble(LocalTuples&& acc, const BuildOptions& opts, Combine combine = {});
 
+    /// Replaces this rank's blocks by the entries given as CSR arrays over the block's local
+    /// rows (block_rows() + 1 offsets; ascending, distinct local columns in each row), for
+    /// operations that produce their result row by row. Taken over; not collective.
+    void assemble_rows(std::vector<offset_t> ptr, std::vector<lindex_t> cols, ValueArray<T> vals) {
+        const LocalFormat fmt = local_format();
+        by_row_ =
+            CompressedBlock<T>::from_outer_arrays(fmt, rows_.block_rows(), cols_.block_cols(),
+                                                  std::move(ptr), std::move(cols), std::move(vals));
+        by_col_ = by_row_.swapped(fmt);
+    }
+
 private:
     std::shared_ptr<ProcessGrid> grid_;
     Distribution rows_;

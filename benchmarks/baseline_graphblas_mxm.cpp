@@ -1,0 +1,179 @@
+// gridblas-baseline-graphblas-mxm: the SuiteSparse:GraphBLAS (Davis 2019) comparison point of
+// gridblas-mxm-bench. On the same Kronecker graph (gridblas' generator, self-loops dropped,
+// symmetrised) it times, after one warm-up, GrB_mxm for C = A·A and C = A·Aᵀ over
+// GxB_PLUS_PAIR_INT64, and the masked product of triangle counting, C⟨L, structural⟩ = L·U
+// with L = tril(A, -1) and U = triu(A, 1), on the graph renumbered by ascending degree when
+// its degrees are skewed (the rule and the order of gridblas' triangle_count). Every product
+// is followed by GrB_Matrix_wait so that the time includes finishing it.
+
+// GraphBLAS.h of SuiteSparse:GraphBLAS 7 declares its C functions without extern "C".
+extern "C" {
+#include <GraphBLAS.h>
+}
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <numeric>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "common/cli.hpp"
+#include "common/graph500_stats.hpp"
+#include "common/graphblas_graph.hpp"
+
+namespace {
+
+using gridblas::bench::build_graph;
+using gridblas::bench::Graph;
+using gridblas::bench::now;
+
+const char* kHelp = R"(gridblas-baseline-graphblas-mxm: mxm products on SuiteSparse:GraphBLAS
+
+  --scale S          2^S vertices (default 16)
+  --edgefactor E     edges per vertex (default 16)
+  --seed X           generator seed (default 1)
+  --products LIST    comma-separated: aa, aat, tc (default all)
+  --presort P        tc: auto | always | never (default auto)
+  --trials N         timed runs after one warm-up (default 3)
+  --threads T        GraphBLAS / OpenMP threads (default: all)
+  --help
+)";
+
+/// A renumbered by ascending (degree, id), as gridblas' triangle_count does.
+GrB_Matrix renumber_by_degree(const Graph& g) {
+    std::vector<std::int64_t> order(g.n);
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](std::int64_t x, std::int64_t y) {
+        return g.host_degree[std::size_t(x)] < g.host_degree[std::size_t(y)];
+    });
+    std::vector<GrB_Index> new_id(g.n);
+    for (GrB_Index k = 0; k < g.n; ++k) new_id[std::size_t(order[k])] = k;
+    GrB_Index nz = g.entries;
+    std::vector<GrB_Index> r(nz), c(nz);
+    std::unique_ptr<bool[]> v(new bool[nz]);
+    CHECK_GRB(GrB_Matrix_extractTuples_BOOL(r.data(), c.data(), v.get(), &nz, g.a));
+    for (GrB_Index k = 0; k < nz; ++k) {
+        r[k] = new_id[r[k]];
+        c[k] = new_id[c[k]];
+    }
+    GrB_Matrix b = nullptr;
+    CHECK_GRB(GrB_Matrix_new(&b, GrB_BOOL, g.n, g.n));
+    CHECK_GRB(GrB_Matrix_build_BOOL(b, r.data(), c.data(), v.get(), nz, GrB_LOR));
+    CHECK_GRB(GrB_Matrix_wait(b, GrB_MATERIALIZE));
+    return b;
+}
+
+bool degrees_skewed(const std::vector<std::int64_t>& d) {
+    if (d.size() < 1000) return false;
+    std::vector<std::int64_t> s = d;
+    std::nth_element(s.begin(), s.begin() + std::ptrdiff_t(s.size() / 2), s.end());
+    const double median = double(s[s.size() / 2]);
+    const double mean =
+        double(std::accumulate(d.begin(), d.end(), std::int64_t(0))) / double(d.size());
+    return mean > 1.3 * (median + 1.0);
+}
+
+int run(int argc, char** argv) {
+    gridblas::bench::Cli cli(
+        argc, argv, {"scale", "edgefactor", "seed", "products", "presort", "trials", "threads"},
+        {"help"});
+    if (cli.has("help")) {
+        std::fputs(kHelp, stdout);
+        return 0;
+    }
+    gridblas::KroneckerParams kp;
+    kp.scale = int(cli.integer("scale", 16, 1, 40));
+    kp.edgefactor = int(cli.integer("edgefactor", 16, 1, 1024));
+    kp.seed = std::uint64_t(cli.integer("seed", 1, 0, std::int64_t(1) << 62));
+    const int trials = int(cli.integer("trials", 3, 1, 1 << 20));
+    const std::string presort = cli.str("presort", "auto");
+    if (presort != "auto" && presort != "always" && presort != "never") {
+        throw std::invalid_argument("option --presort: '" + presort +
+                                    "' (expected auto, always or never)");
+    }
+    std::vector<std::string> products;
+    {
+        std::stringstream ss(cli.str("products", "aa,aat,tc"));
+        for (std::string p; std::getline(ss, p, ',');) {
+            if (p != "aa" && p != "aat" && p != "tc") {
+                throw std::invalid_argument("option --products: '" + p + "'");
+            }
+            products.push_back(p);
+        }
+    }
+    CHECK_GRB(GrB_init(GrB_NONBLOCKING));
+    if (cli.has("threads")) {
+        const int t = int(cli.integer("threads", 1, 1, 4096));
+        omp_set_num_threads(t);
+        CHECK_GRB(GxB_Global_Option_set(GxB_GLOBAL_NTHREADS, t));
+    }
+    double gen_s = 0, build_s = 0;
+    Graph g = build_graph(kp, gen_s, build_s);
+    std::printf("graph: kronecker scale %d edgefactor %d, %llu vertices, %llu stored entries\n",
+                kp.scale, kp.edgefactor, (unsigned long long)g.n, (unsigned long long)g.entries);
+    std::printf("SuiteSparse:GraphBLAS %d.%d.%d threads: %d trials: %d\n", GxB_IMPLEMENTATION_MAJOR,
+                GxB_IMPLEMENTATION_MINOR, GxB_IMPLEMENTATION_SUB, omp_get_max_threads(), trials);
+    std::printf("%-5s %12s %12s %14s\n", "prod", "mean_s", "min_s", "nvals");
+    for (const std::string& p : products) {
+        std::vector<double> times;
+        GrB_Index nvals = 0;
+        std::int64_t triangles = 0;
+        GrB_Matrix l = nullptr, u = nullptr, sorted = nullptr;
+        if (p == "tc") {
+            const bool sort =
+                presort == "always" || (presort == "auto" && degrees_skewed(g.host_degree));
+            if (sort) sorted = renumber_by_degree(g);
+            GrB_Matrix src = sort ? sorted : g.a;
+            CHECK_GRB(GrB_Matrix_new(&l, GrB_BOOL, g.n, g.n));
+            CHECK_GRB(GrB_Matrix_new(&u, GrB_BOOL, g.n, g.n));
+            CHECK_GRB(GrB_Matrix_select_INT64(l, nullptr, nullptr, GrB_TRIL, src, -1, nullptr));
+            CHECK_GRB(GrB_Matrix_select_INT64(u, nullptr, nullptr, GrB_TRIU, src, 1, nullptr));
+            CHECK_GRB(GrB_Matrix_wait(l, GrB_MATERIALIZE));
+            CHECK_GRB(GrB_Matrix_wait(u, GrB_MATERIALIZE));
+        }
+        for (int k = 0; k <= trials; ++k) {
+            GrB_Matrix c = nullptr;
+            CHECK_GRB(GrB_Matrix_new(&c, GrB_INT64, g.n, g.n));
+            const double t0 = now();
+            if (p == "tc") {
+                CHECK_GRB(GrB_mxm(c, l, nullptr, GxB_PLUS_PAIR_INT64, l, u, GrB_DESC_S));
+            } else {
+                CHECK_GRB(GrB_mxm(c, nullptr, nullptr, GxB_PLUS_PAIR_INT64, g.a, g.a,
+                                  p == "aat" ? GrB_DESC_T1 : nullptr));
+            }
+            CHECK_GRB(GrB_Matrix_wait(c, GrB_MATERIALIZE));
+            const double t = now() - t0;
+            if (k > 0) times.push_back(t);
+            CHECK_GRB(GrB_Matrix_nvals(&nvals, c));
+            if (p == "tc") {
+                CHECK_GRB(GrB_Matrix_reduce_INT64(&triangles, nullptr, GrB_PLUS_MONOID_INT64, c,
+                                                  nullptr));
+            }
+            GrB_Matrix_free(&c);
+        }
+        const gridblas::bench::Summary s = gridblas::bench::summarize(times);
+        std::printf("%-5s %12.6f %12.6f %14llu\n", p.c_str(), s.mean, s.min,
+                    (unsigned long long)nvals);
+        if (p == "tc") std::printf("triangles: %lld\n", (long long)triangles);
+        if (l) GrB_Matrix_free(&l);
+        if (u) GrB_Matrix_free(&u);
+        if (sorted) GrB_Matrix_free(&sorted);
+    }
+    GrB_Matrix_free(&g.a);
+    GrB_Vector_free(&g.degree);
+    CHECK_GRB(GrB_finalize());
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "gridblas-baseline-graphblas-mxm: error: %s\n", e.what());
+        return 1;
+    }
+}

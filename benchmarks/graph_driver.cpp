@@ -1,7 +1,7 @@
 // gridblas-graph: runs one graph algorithm of the library (connected components, PageRank,
-// SSSP, triangle count, local clustering coefficient) on a Matrix Market file or a generated
-// Kronecker graph, times it over --trials runs after an untimed warm-up, validates SSSP, and writes
-// one line per vertex. See --help.
+// SSSP, triangle count, local clustering coefficient, multi-source BFS) on a Matrix Market file or
+// a generated Kronecker graph, times it over --trials runs after an untimed warm-up, validates
+// SSSP, and writes one line per vertex. See --help.
 
 #include <mpi.h>
 #include <omp.h>
@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <functional>
 #include <limits>
@@ -21,6 +22,7 @@
 #include "common/graph500_stats.hpp"
 #include "common/mpi_main.hpp"
 #include "gridblas/algorithms/connected_components.hpp"
+#include "gridblas/algorithms/multi_source_bfs.hpp"
 #include "gridblas/algorithms/pagerank.hpp"
 #include "gridblas/algorithms/sssp.hpp"
 #include "gridblas/algorithms/triangle_count.hpp"
@@ -28,6 +30,7 @@
 #include "gridblas/matrix/graph_builders.hpp"
 #include "gridblas/matrix/weighted_graphs.hpp"
 #include "gridblas/ops/apply.hpp"
+#include "gridblas/ops/extract.hpp"
 
 using namespace gridblas;
 
@@ -43,7 +46,8 @@ ALGO:
   sssp                 single-source shortest paths, delta-stepping; validated after each run
   tc                   triangle count, C<L> = L*U over plus_pair (undirected graphs only)
   lcc                  local clustering coefficient of every vertex (undirected graphs only)
-  (bc, msbfs are not yet implemented)
+  msbfs                levels from several sources at once (frontier as a k x n matrix)
+  (bc is not yet implemented)
 Graph (one of):
   --file PATH          Matrix Market file (symmetrised unless --directed); sssp reads its
                        real/integer values as weights (pattern files: weight 1)
@@ -54,6 +58,7 @@ Graph (one of):
   --weighted           sssp on --scale: Graph500 weights, uniform in [0, 1) (default: 1)
 Algorithm:
   --source S           sssp source vertex, 0-based (default 0)
+  --sources S1,S2,...  msbfs source vertices, 0-based (default 0)
   --delta D            sssp bucket width (default: max weight / average degree)
   --iterations K       pagerank iterations (default 100)
   --tolerance T        pagerank: stop once the L1 change is <= T (default 0: run all)
@@ -66,7 +71,8 @@ Run:
   --no-validate        skip the sssp validation
   --output FILE        one line per vertex: "vertex value" (cc: component, pagerank: rank,
                        lcc: coefficient), sssp: "vertex distance parent" with inf / -1
-                       where unreached; tc: the single line "triangles N"
+                       where unreached; tc: the single line "triangles N"; msbfs:
+                       "source vertex level" for every reached vertex of every source
   --json FILE          configuration, times and result summary as JSON
 Execution:
   --grid RxC           process grid (default: most square)
@@ -74,8 +80,8 @@ Execution:
   --help
 )";
 
-const std::set<std::string> kImplemented{"cc", "pagerank", "sssp", "tc", "lcc"};
-const std::set<std::string> kPlanned{"bc", "msbfs"};
+const std::set<std::string> kImplemented{"cc", "pagerank", "sssp", "tc", "lcc", "msbfs"};
+const std::set<std::string> kPlanned{"bc"};
 
 /// Every rank's (vertex, value) rows, on rank 0 only, sorted by vertex. Collective.
 template <class T>
@@ -132,26 +138,27 @@ int run(int argc_all, char** argv_all, int world_rank) {
     }
     if (argc_all < 2 || std::string(argv_all[1]).rfind("--", 0) == 0) {
         throw std::invalid_argument(
-            "missing ALGO (one of cc, pagerank, sssp, tc, lcc; see --help)");
+            "missing ALGO (one of cc, pagerank, sssp, tc, lcc, msbfs; see --help)");
     }
     const std::string algo = argv_all[1];
     if (kPlanned.count(algo)) {
-        throw NotSupported("ALGO '" + algo +
-                           "' is not yet implemented (implemented: cc, pagerank, sssp, tc, lcc)");
+        throw NotSupported(
+            "ALGO '" + algo +
+            "' is not yet implemented (implemented: cc, pagerank, sssp, tc, lcc, msbfs)");
     }
     if (!kImplemented.count(algo)) {
         throw std::invalid_argument("unknown ALGO '" + algo +
-                                    "' (expected cc, pagerank, sssp, tc or lcc; bc and msbfs "
-                                    "are not yet implemented)");
+                                    "' (expected cc, pagerank, sssp, tc, lcc or msbfs; bc is "
+                                    "not yet implemented)");
     }
     // The options follow ALGO; the parser sees them as a program's arguments.
     const int argc = argc_all - 1;
     char** argv = argv_all + 1;
-    bench::Cli cli(
-        argc, argv,
-        {"file", "scale", "edgefactor", "seed", "source", "delta", "iterations", "tolerance",
-         "damping", "presort", "method", "trials", "output", "json", "grid", "threads"},
-        {"directed", "weighted", "no-validate", "help"});
+    bench::Cli cli(argc, argv,
+                   {"file", "scale", "edgefactor", "seed", "source", "sources", "delta",
+                    "iterations", "tolerance", "damping", "presort", "method", "trials", "output",
+                    "json", "grid", "threads"},
+                   {"directed", "weighted", "no-validate", "help"});
     if (cli.has("help")) {
         if (world_rank == 0) std::fputs(kHelp, stdout);
         return 0;
@@ -170,6 +177,22 @@ int run(int argc_all, char** argv_all, int world_rank) {
         (cli.has("iterations") || cli.has("tolerance") || cli.has("damping"))) {
         throw std::invalid_argument(
             "--iterations, --tolerance and --damping apply to pagerank only");
+    }
+    if (algo != "msbfs" && cli.has("sources")) {
+        throw std::invalid_argument("--sources applies to msbfs only");
+    }
+    std::vector<gindex_t> sources;
+    {
+        std::stringstream ss(cli.str("sources", "0"));
+        for (std::string x; std::getline(ss, x, ',');) {
+            char* end = nullptr;
+            const long long v = std::strtoll(x.c_str(), &end, 10);
+            if (x.empty() || *end != '\0' || v < 0) {
+                throw std::invalid_argument("option --sources: '" + x +
+                                            "' is not a vertex id (a non-negative integer)");
+            }
+            sources.push_back(gindex_t(v));
+        }
     }
     if (algo != "tc" && (cli.has("presort") || cli.has("method"))) {
         throw std::invalid_argument("--presort and --method apply to tc only");
@@ -265,6 +288,7 @@ int run(int argc_all, char** argv_all, int world_rank) {
     PageRankResult prr;
     SsspResult sp;
     TriangleResult tr;
+    MultiSourceBfsResult ms;
     LccResult lc;
     std::uint64_t failures = 0;
     const bool validate = !cli.has("no-validate");
@@ -286,6 +310,10 @@ int run(int argc_all, char** argv_all, int world_rank) {
         if (algo == "lcc") {
             lc = local_clustering(a);
             return lc.seconds;
+        }
+        if (algo == "msbfs") {
+            ms = multi_source_bfs(a, sources);
+            return ms.seconds;
         }
         sp = sssp(aw, source, so);
         return sp.seconds;
@@ -321,6 +349,12 @@ int run(int argc_all, char** argv_all, int world_rank) {
             t << "triangles: " << tr.triangles << "\npresorted: " << (tr.presorted ? 1 : 0)
               << "\nproduct_time: " << tr.seconds_product << "\nproduct_flops: " << mp
               << "\nproduct_method: " << int(tr.product.method) << '\n';
+        } else if (algo == "msbfs") {
+            const gindex_t reached = ms.levels.nvals();
+            j << "\"sources\":" << ms.sources.size() << ",\"depth\":" << ms.depth
+              << ",\"reached\":" << reached;
+            t << "sources: " << ms.sources.size() << "\ndepth: " << ms.depth
+              << "\nreached: " << reached << '\n';
         } else if (algo == "lcc") {
             double sum = 0;
             for (double x : lc.coefficient) sum += x;
@@ -351,6 +385,16 @@ int run(int argc_all, char** argv_all, int world_rank) {
             if (root0) {
                 auto f = open_output(out);
                 f << "triangles " << tr.triangles << '\n';
+                if (!f) throw IoError("error writing " + out);
+            }
+        } else if (algo == "msbfs") {
+            std::vector<gindex_t> rr, cc, vv;
+            extract_tuples(ms.levels, rr, cc, vv, 0);
+            if (root0) {
+                auto f = open_output(out);
+                for (std::size_t k = 0; k < rr.size(); ++k) {
+                    f << ms.sources[std::size_t(rr[k])] << ' ' << cc[k] << ' ' << vv[k] << '\n';
+                }
                 if (!f) throw IoError("error writing " + out);
             }
         } else if (algo == "lcc") {

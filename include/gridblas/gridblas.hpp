@@ -5,6 +5,7 @@
 #include "gridblas/algorithms/bfs.hpp"
 #include "gridblas/algorithms/connected_components.hpp"
 #include "gridblas/algorithms/pagerank.hpp"
+#include "gridblas/algorithms/multi_source_bfs.hpp"
 #include "gridblas/algorithms/sssp.hpp"
 #include "gridblas/algorithms/triangle_count.hpp"
 #include "gridblas/comm/communicator.hpp"

@@ -6,7 +6,8 @@ at several rank counts and grid shapes, and compares its --output with
 scipy.sparse.csgraph.connected_components (component = smallest vertex id),
 networkx.pagerank (L1 difference <= 1e-6) and scipy.sparse.csgraph.dijkstra (distances to a
 relative 1e-12; every parent edge gives its vertex's distance), networkx.triangles (the total
-over vertices / 3) and networkx.clustering (each coefficient to 1e-12).
+over vertices / 3), networkx.clustering (each coefficient to 1e-12) and, for multi-source BFS,
+networkx.single_source_shortest_path_length from each source (every reached vertex, exactly).
 
 networkx and scipy are imported from the environment, or installed with pip into a folder
 of the build tree; when neither works the check exits with status 77 (skipped) saying why.
@@ -171,6 +172,23 @@ def check_lcc(rows, n, edges):
     return None
 
 
+def check_msbfs(rows, n, edges, sources):
+    import networkx as nx
+    g = nx.DiGraph()
+    g.add_nodes_from(range(n))
+    g.add_edges_from(edges.keys())
+    want = set()
+    for s in sources:
+        for v, d in nx.single_source_shortest_path_length(g, s).items():
+            want.add((s, v, d))
+    got = set((int(r[0]), int(r[1]), int(r[2])) for r in rows)
+    if got != want:
+        extra = sorted(got - want)[:3]
+        missing = sorted(want - got)[:3]
+        return f"levels differ from networkx: extra {extra}, missing {missing}"
+    return None
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--driver", required=True)
@@ -185,13 +203,13 @@ def main():
         return SKIP
 
     graphs = [  # file, directed, algorithms
-        ("karate.mtx", False, ["cc", "pagerank", "sssp", "tc", "lcc"]),
+        ("karate.mtx", False, ["cc", "pagerank", "sssp", "tc", "lcc", "msbfs"]),
         ("ldbc-undirected-example.mtx", False, ["cc", "pagerank", "sssp", "tc", "lcc"]),
-        ("ldbc-directed-example.mtx", True, ["cc", "pagerank", "sssp"]),
+        ("ldbc-directed-example.mtx", True, ["cc", "pagerank", "sssp", "msbfs"]),
         ("ldbc-wcc-example.mtx", False, ["cc", "pagerank", "sssp", "tc", "lcc"]),
         ("jagmesh7.mtx", False, ["tc", "lcc"]),
         ("ldbc-cdlp-directed-example.mtx", True, ["cc", "pagerank"]),
-        ("west0067.mtx", True, ["cc", "pagerank"]),
+        ("west0067.mtx", True, ["cc", "pagerank", "msbfs"]),
     ]
     runs = [(np_, grid) for np_, grid in [(1, "1x1"), (2, "2x1"), (3, "1x3"), (4, "2x2"),
                                          (6, "2x3")] if np_ <= args.max_np]
@@ -210,8 +228,13 @@ def main():
                         extra = ["--iterations", "10000", "--tolerance", "1e-13"]
                     if algo == "sssp":
                         extra = ["--source", str(s)]
+                    msbfs_sources = [0, n // 2, n - 1, n // 2]
+                    if algo == "msbfs":
+                        extra = ["--sources", ",".join(str(x) for x in msbfs_sources)]
                     rows = run_driver(args, np_, grid, algo, path, directed, extra)
-                    if algo == "tc":
+                    if algo == "msbfs":
+                        err = check_msbfs(rows, n, edges, msbfs_sources)
+                    elif algo == "tc":
                         err = check_tc(rows, n, edges)
                     elif len(rows) != n:
                         err = f"{len(rows)} output lines for {n} vertices"

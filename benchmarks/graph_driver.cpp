@@ -1,7 +1,7 @@
 // gridblas-graph: runs one graph algorithm of the library (connected components, PageRank,
-// SSSP, triangle count, local clustering coefficient, multi-source BFS) on a Matrix Market file or
-// a generated Kronecker graph, times it over --trials runs after an untimed warm-up, validates
-// SSSP, and writes one line per vertex. See --help.
+// SSSP, triangle count, local clustering coefficient, multi-source BFS, betweenness) on a Matrix
+// Market file or a generated Kronecker graph, times it over --trials runs after an untimed warm-up,
+// validates SSSP, and writes one line per vertex. See --help.
 
 #include <mpi.h>
 #include <omp.h>
@@ -21,6 +21,7 @@
 #include "common/cli.hpp"
 #include "common/graph500_stats.hpp"
 #include "common/mpi_main.hpp"
+#include "gridblas/algorithms/betweenness.hpp"
 #include "gridblas/algorithms/connected_components.hpp"
 #include "gridblas/algorithms/multi_source_bfs.hpp"
 #include "gridblas/algorithms/pagerank.hpp"
@@ -47,7 +48,8 @@ ALGO:
   tc                   triangle count, C<L> = L*U over plus_pair (undirected graphs only)
   lcc                  local clustering coefficient of every vertex (undirected graphs only)
   msbfs                levels from several sources at once (frontier as a k x n matrix)
-  (bc is not yet implemented)
+  bc                   betweenness centrality over the shortest paths from --sources
+                       (Brandes; halved on undirected graphs, as networkx does)
 Graph (one of):
   --file PATH          Matrix Market file (symmetrised unless --directed); sssp reads its
                        real/integer values as weights (pattern files: weight 1)
@@ -58,7 +60,7 @@ Graph (one of):
   --weighted           sssp on --scale: Graph500 weights, uniform in [0, 1) (default: 1)
 Algorithm:
   --source S           sssp source vertex, 0-based (default 0)
-  --sources S1,S2,...  msbfs source vertices, 0-based (default 0)
+  --sources S1,S2,...  msbfs and bc source vertices, 0-based (default 0)
   --delta D            sssp bucket width (default: max weight / average degree)
   --iterations K       pagerank iterations (default 100)
   --tolerance T        pagerank: stop once the L1 change is <= T (default 0: run all)
@@ -70,7 +72,7 @@ Run:
   --trials N           timed runs after one untimed warm-up (default 1)
   --no-validate        skip the sssp validation
   --output FILE        one line per vertex: "vertex value" (cc: component, pagerank: rank,
-                       lcc: coefficient), sssp: "vertex distance parent" with inf / -1
+                       lcc: coefficient, bc: centrality), sssp: "vertex distance parent" with inf / -1
                        where unreached; tc: the single line "triangles N"; msbfs:
                        "source vertex level" for every reached vertex of every source
   --json FILE          configuration, times and result summary as JSON
@@ -80,8 +82,7 @@ Execution:
   --help
 )";
 
-const std::set<std::string> kImplemented{"cc", "pagerank", "sssp", "tc", "lcc", "msbfs"};
-const std::set<std::string> kPlanned{"bc"};
+const std::set<std::string> kImplemented{"cc", "pagerank", "sssp", "tc", "lcc", "msbfs", "bc"};
 
 /// Every rank's (vertex, value) rows, on rank 0 only, sorted by vertex. Collective.
 template <class T>
@@ -138,18 +139,12 @@ int run(int argc_all, char** argv_all, int world_rank) {
     }
     if (argc_all < 2 || std::string(argv_all[1]).rfind("--", 0) == 0) {
         throw std::invalid_argument(
-            "missing ALGO (one of cc, pagerank, sssp, tc, lcc, msbfs; see --help)");
+            "missing ALGO (one of cc, pagerank, sssp, tc, lcc, msbfs, bc; see --help)");
     }
     const std::string algo = argv_all[1];
-    if (kPlanned.count(algo)) {
-        throw NotSupported(
-            "ALGO '" + algo +
-            "' is not yet implemented (implemented: cc, pagerank, sssp, tc, lcc, msbfs)");
-    }
     if (!kImplemented.count(algo)) {
         throw std::invalid_argument("unknown ALGO '" + algo +
-                                    "' (expected cc, pagerank, sssp, tc, lcc or msbfs; bc is "
-                                    "not yet implemented)");
+                                    "' (expected cc, pagerank, sssp, tc, lcc, msbfs or bc)");
     }
     // The options follow ALGO; the parser sees them as a program's arguments.
     const int argc = argc_all - 1;
@@ -178,8 +173,8 @@ int run(int argc_all, char** argv_all, int world_rank) {
         throw std::invalid_argument(
             "--iterations, --tolerance and --damping apply to pagerank only");
     }
-    if (algo != "msbfs" && cli.has("sources")) {
-        throw std::invalid_argument("--sources applies to msbfs only");
+    if (algo != "msbfs" && algo != "bc" && cli.has("sources")) {
+        throw std::invalid_argument("--sources applies to msbfs and bc only");
     }
     std::vector<gindex_t> sources;
     {
@@ -289,6 +284,7 @@ int run(int argc_all, char** argv_all, int world_rank) {
     SsspResult sp;
     TriangleResult tr;
     MultiSourceBfsResult ms;
+    BcResult bcr;
     LccResult lc;
     std::uint64_t failures = 0;
     const bool validate = !cli.has("no-validate");
@@ -314,6 +310,12 @@ int run(int argc_all, char** argv_all, int world_rank) {
         if (algo == "msbfs") {
             ms = multi_source_bfs(a, sources);
             return ms.seconds;
+        }
+        if (algo == "bc") {
+            BcOptions bo;
+            bo.symmetric = go.symmetrize;
+            bcr = betweenness_centrality(a, sources, bo);
+            return bcr.seconds;
         }
         sp = sssp(aw, source, so);
         return sp.seconds;
@@ -349,6 +351,9 @@ int run(int argc_all, char** argv_all, int world_rank) {
             t << "triangles: " << tr.triangles << "\npresorted: " << (tr.presorted ? 1 : 0)
               << "\nproduct_time: " << tr.seconds_product << "\nproduct_flops: " << mp
               << "\nproduct_method: " << int(tr.product.method) << '\n';
+        } else if (algo == "bc") {
+            j << "\"sources\":" << sources.size() << ",\"depth\":" << bcr.depth;
+            t << "sources: " << sources.size() << "\ndepth: " << bcr.depth << '\n';
         } else if (algo == "msbfs") {
             const gindex_t reached = ms.levels.nvals();
             j << "\"sources\":" << ms.sources.size() << ",\"depth\":" << ms.depth
@@ -385,6 +390,13 @@ int run(int argc_all, char** argv_all, int world_rank) {
             if (root0) {
                 auto f = open_output(out);
                 f << "triangles " << tr.triangles << '\n';
+                if (!f) throw IoError("error writing " + out);
+            }
+        } else if (algo == "bc") {
+            const auto rows = gather_rows(*grid, bcr.local_begin, bcr.centrality);
+            if (root0) {
+                auto f = open_output(out);
+                for (const auto& [v, x] : rows) f << v << ' ' << real_text(x) << '\n';
                 if (!f) throw IoError("error writing " + out);
             }
         } else if (algo == "msbfs") {

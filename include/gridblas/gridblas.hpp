@@ -2,6 +2,7 @@
 /// @file gridblas.hpp
 /// @brief Umbrella header: one include gives the whole public API of gridblas.
 
+#include "gridblas/algorithms/betweenness.hpp"
 #include "gridblas/algorithms/bfs.hpp"
 #include "gridblas/algorithms/connected_components.hpp"
 #include "gridblas/algorithms/pagerank.hpp"

@@ -7,7 +7,9 @@ scipy.sparse.csgraph.connected_components (component = smallest vertex id),
 networkx.pagerank (L1 difference <= 1e-6) and scipy.sparse.csgraph.dijkstra (distances to a
 relative 1e-12; every parent edge gives its vertex's distance), networkx.triangles (the total
 over vertices / 3), networkx.clustering (each coefficient to 1e-12) and, for multi-source BFS,
-networkx.single_source_shortest_path_length from each source (every reached vertex, exactly).
+networkx.single_source_shortest_path_length from each source (every reached vertex, exactly),
+and for betweenness centrality networkx.betweenness_centrality_subset from the same sources to
+every vertex, unnormalised (relative 1e-9).
 
 networkx and scipy are imported from the environment, or installed with pip into a folder
 of the build tree; when neither works the check exits with status 77 (skipped) saying why.
@@ -189,6 +191,19 @@ def check_msbfs(rows, n, edges, sources):
     return None
 
 
+def check_bc(rows, n, edges, directed, sources):
+    import networkx as nx
+    g = nx.DiGraph() if directed else nx.Graph()
+    g.add_nodes_from(range(n))
+    g.add_edges_from(edges.keys())
+    want = nx.betweenness_centrality_subset(g, sources, list(range(n)), normalized=False)
+    for r in rows:
+        v, x = int(r[0]), float(r[1])
+        if abs(x - want[v]) > 1e-9 * max(1.0, abs(want[v])):
+            return f"vertex {v}: centrality {x}, networkx says {want[v]}"
+    return None
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--driver", required=True)
@@ -203,13 +218,13 @@ def main():
         return SKIP
 
     graphs = [  # file, directed, algorithms
-        ("karate.mtx", False, ["cc", "pagerank", "sssp", "tc", "lcc", "msbfs"]),
+        ("karate.mtx", False, ["cc", "pagerank", "sssp", "tc", "lcc", "msbfs", "bc"]),
         ("ldbc-undirected-example.mtx", False, ["cc", "pagerank", "sssp", "tc", "lcc"]),
-        ("ldbc-directed-example.mtx", True, ["cc", "pagerank", "sssp", "msbfs"]),
+        ("ldbc-directed-example.mtx", True, ["cc", "pagerank", "sssp", "msbfs", "bc"]),
         ("ldbc-wcc-example.mtx", False, ["cc", "pagerank", "sssp", "tc", "lcc"]),
-        ("jagmesh7.mtx", False, ["tc", "lcc"]),
+        ("jagmesh7.mtx", False, ["tc", "lcc", "bc"]),
         ("ldbc-cdlp-directed-example.mtx", True, ["cc", "pagerank"]),
-        ("west0067.mtx", True, ["cc", "pagerank", "msbfs"]),
+        ("west0067.mtx", True, ["cc", "pagerank", "msbfs", "bc"]),
     ]
     runs = [(np_, grid) for np_, grid in [(1, "1x1"), (2, "2x1"), (3, "1x3"), (4, "2x2"),
                                          (6, "2x3")] if np_ <= args.max_np]
@@ -231,6 +246,9 @@ def main():
                     msbfs_sources = [0, n // 2, n - 1, n // 2]
                     if algo == "msbfs":
                         extra = ["--sources", ",".join(str(x) for x in msbfs_sources)]
+                    bc_sources = sorted(set([0, 1, n // 3, n // 2, n - 1]))
+                    if algo == "bc":
+                        extra = ["--sources", ",".join(str(x) for x in bc_sources)]
                     rows = run_driver(args, np_, grid, algo, path, directed, extra)
                     if algo == "msbfs":
                         err = check_msbfs(rows, n, edges, msbfs_sources)
@@ -244,6 +262,8 @@ def main():
                         err = check_pagerank(rows, n, edges, directed)
                     elif algo == "lcc":
                         err = check_lcc(rows, n, edges)
+                    elif algo == "bc":
+                        err = check_bc(rows, n, edges, directed, bc_sources)
                     else:
                         err = check_sssp(rows, n, edges, directed, s)
                     checks += 1

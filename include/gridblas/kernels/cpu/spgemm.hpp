@@ -25,6 +25,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <type_traits>
 #include <vector>
@@ -74,12 +75,32 @@ typename S::value_type product(const TA& a, const TB& b) {
     }
 }
 
-/// The rows [first, last) of one chunk of the result, with their own buffers.
+/// The rows of one chunk of the result, in buffers of their own. The buffers are allocated
+/// uninitialised, so reserving an upper bound costs address space, not memory: only the pages
+/// written are ever touched.
 template <class Z>
 struct ChunkRows {
-    std::vector<lindex_t> cols;
-    std::vector<Z> vals;
+    std::unique_ptr<lindex_t[]> cols;
+    std::unique_ptr<Z[]> vals;
+    std::size_t size = 0;
+    std::size_t cap = 0;
     std::uint64_t flops = 0;
+    void reserve(std::size_t n) {
+        if (n <= cap) return;
+        std::unique_ptr<lindex_t[]> c(new lindex_t[n]);
+        std::unique_ptr<Z[]> v(new Z[n]);
+        std::copy(cols.get(), cols.get() + size, c.get());
+        std::copy(vals.get(), vals.get() + size, v.get());
+        cols = std::move(c);
+        vals = std::move(v);
+        cap = n;
+    }
+    void push_back(lindex_t j, const Z& x) {
+        if (size == cap) reserve(std::max<std::size_t>(64, 2 * cap));
+        cols[size] = j;
+        vals[size] = x;
+        ++size;
+    }
 };
 
 /// Cuts rows 0..n into chunks of about equal `work(r)` (at least one row each).
@@ -112,10 +133,10 @@ Csr<Z> join_chunks(lindex_t nrows, lindex_t ncols, std::vector<std::size_t>& cou
     for (std::int64_t c = 0; c < std::int64_t(chunks.size()); ++c) {
         auto& ch = chunks[std::size_t(c)];
         const offset_t at = ptr[bounds[std::size_t(c)]];
-        std::copy(ch.cols.begin(), ch.cols.end(), cols.begin() + std::ptrdiff_t(at));
-        std::copy(ch.vals.begin(), ch.vals.end(), vals.data() + at);
-        std::vector<lindex_t>().swap(ch.cols);
-        std::vector<Z>().swap(ch.vals);
+        std::copy(ch.cols.get(), ch.cols.get() + ch.size, cols.begin() + std::ptrdiff_t(at));
+        std::copy(ch.vals.get(), ch.vals.get() + ch.size, vals.data() + at);
+        ch.cols.reset();
+        ch.vals.reset();
     }
     for (const auto& ch : chunks) stats.flops += ch.flops;
     stats.nvals = cols.size();
@@ -228,15 +249,14 @@ Csr<typename S::value_type> spgemm_saxpy(const Csr<TA>& a, const Csr<TB>& b, con
                     bound += plain_mask ? std::min<std::uint64_t>(f, mask.row(i).size())
                                         : std::min<std::uint64_t>(f, n);
                 }
-                out.cols.reserve(bound);
-                out.vals.reserve(bound);
+                out.reserve(bound + 1);
             }
             for (lindex_t i = bounds[std::size_t(c)]; i < bounds[std::size_t(c) + 1]; ++i) {
                 if (ap[i] == ap[i + 1]) continue;
                 const std::span<const lindex_t> mrow =
                     mask.none() ? std::span<const lindex_t>() : mask.row(i);
                 if (plain_mask && mrow.empty()) continue;
-                const std::size_t before = out.cols.size();
+                const std::size_t before = out.size;
                 if (accumulator == SpgemmAccumulator::spa) {
                     spa.prepare(n);
                     spa.next_row();
@@ -262,24 +282,28 @@ Csr<typename S::value_type> spgemm_saxpy(const Csr<TA>& a, const Csr<TB>& b, con
                     if (plain_mask) {
                         for (lindex_t j : mrow) {
                             if (spa.stamp[j] == held) {
-                                out.cols.push_back(j);
-                                out.vals.push_back(spa.value[j]);
+                                out.push_back(j, spa.value[j]);
                             }
                         }
                     } else if (double(touched.size()) * std::log2(double(touched.size()) + 2.0) >
                                double(n)) {
                         // A dense row: reading the stamps in column order beats sorting.
+                        // Branch-free: every column is written, only hits advance.
+                        out.reserve(out.size + touched.size() + 1);
+                        lindex_t* oc = out.cols.get();
+                        Z* ov = out.vals.get();
+                        std::size_t at = out.size;
+                        const std::uint32_t* st = spa.stamp.data();
                         for (lindex_t j = 0; j < n; ++j) {
-                            if (spa.stamp[j] == held) {
-                                out.cols.push_back(j);
-                                out.vals.push_back(spa.value[j]);
-                            }
+                            oc[at] = j;
+                            ov[at] = spa.value[j];
+                            at += st[j] == held;
                         }
+                        out.size = at;
                     } else {
                         std::sort(touched.begin(), touched.end());
                         for (lindex_t j : touched) {
-                            out.cols.push_back(j);
-                            out.vals.push_back(spa.value[j]);
+                            out.push_back(j, spa.value[j]);
                         }
                     }
                 } else {
@@ -318,19 +342,17 @@ Csr<typename S::value_type> spgemm_saxpy(const Csr<TA>& a, const Csr<TB>& b, con
                         for (lindex_t j : mrow) {
                             const std::size_t h = hash.slot(j);
                             if (hash.state[h] == 1) {
-                                out.cols.push_back(j);
-                                out.vals.push_back(hash.value[h]);
+                                out.push_back(j, hash.value[h]);
                             }
                         }
                     } else {
                         std::sort(touched.begin(), touched.end());
                         for (lindex_t j : touched) {
-                            out.cols.push_back(j);
-                            out.vals.push_back(hash.value[hash.slot(j)]);
+                            out.push_back(j, hash.value[hash.slot(j)]);
                         }
                     }
                 }
-                counts[i] = out.cols.size() - before;
+                counts[i] = out.size - before;
             }
         }
     }
@@ -367,7 +389,7 @@ Csr<typename S::value_type> spgemm_dot(const Csr<TA>& a, const Csr<TB>& bt, cons
         for (lindex_t i = bounds[std::size_t(c)]; i < bounds[std::size_t(c) + 1]; ++i) {
             const offset_t a0 = ap[i], a1 = ap[i + 1];
             if (a0 == a1) continue;
-            const std::size_t before = out.cols.size();
+            const std::size_t before = out.size;
             for (lindex_t j : mask.row(i)) {
                 offset_t p = a0, q = bp[j];
                 const offset_t q1 = bp[j + 1];
@@ -411,11 +433,10 @@ Csr<typename S::value_type> spgemm_dot(const Csr<TA>& a, const Csr<TB>& bt, cons
                     }
                 }
                 if (found) {
-                    out.cols.push_back(j);
-                    out.vals.push_back(sum);
+                    out.push_back(j, sum);
                 }
             }
-            counts[i] = out.cols.size() - before;
+            counts[i] = out.size - before;
         }
     }
     return detail::join_chunks<Z>(m, n, counts, chunks, bounds, stats);

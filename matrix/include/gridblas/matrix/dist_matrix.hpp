@@ -94,7 +94,16 @@ public:
 
     /// This rank's block compressed by local row (outer = row) / by local column.
     const CompressedBlock<T>& by_row() const { return by_row_; }
-    const CompressedBlock<T>& by_col() const { return by_col_; }
+    /// The by-column copy is built on first use after assemble_rows() (a counting-sort
+    /// transpose of the by-row block), so that a product consumed by rows never pays for it.
+    /// That first call is not thread-safe: take the reference outside parallel regions.
+    const CompressedBlock<T>& by_col() const {
+        if (!by_col_ready_) {
+            by_col_ = by_row_.swapped(by_row_.format());
+            by_col_ready_ = true;
+        }
+        return by_col_;
+    }
 
     /// Entries stored on this rank.
     std::size_t local_nvals() const { return by_row_.nnz(); }
@@ -103,7 +112,9 @@ public:
         return grid_->world().allreduce(gindex_t(local_nvals()), comm::ReduceOp::sum, "nvals");
     }
     /// Bytes of this rank's blocks (both compressions).
-    std::size_t memory_bytes() const { return by_row_.memory_bytes() + by_col_.memory_bytes(); }
+    std::size_t memory_bytes() const {
+        return by_row_.memory_bytes() + (by_col_ready_ ? by_col_.memory_bytes() : 0);
+    }
 
     /// Calls f(global_row, global_col, value) for every entry stored on this rank (caller's
     /// ids).
@@ -191,13 +202,15 @@ public:
 
     /// Replaces this rank's blocks by the entries given as CSR arrays over the block's local
     /// rows (block_rows() + 1 offsets; ascending, distinct local columns in each row), for
-    /// operations that produce their result row by row. Taken over; not collective.
+    /// operations that produce their result row by row. Taken over; not collective. The
+    /// by-column copy follows on first use of by_col().
     void assemble_rows(std::vector<offset_t> ptr, std::vector<lindex_t> cols, ValueArray<T> vals) {
         const LocalFormat fmt = local_format();
         by_row_ =
             CompressedBlock<T>::from_outer_arrays(fmt, rows_.block_rows(), cols_.block_cols(),
                                                   std::move(ptr), std::move(cols), std::move(vals));
-        by_col_ = by_row_.swapped(fmt);
+        by_col_ = CompressedBlock<T>();
+        by_col_ready_ = false;
     }
 
 private:
@@ -205,7 +218,8 @@ private:
     Distribution rows_;
     Distribution cols_;
     CompressedBlock<T> by_row_;
-    CompressedBlock<T> by_col_;
+    mutable CompressedBlock<T> by_col_;
+    mutable bool by_col_ready_ = true;  // false: by_col_ is due from by_row_
     std::shared_ptr<const VertexRelabel> relabel_;
 };
 
@@ -308,6 +322,7 @@ void DistMatrix<T>::assemble(LocalTuples&& acc, const BuildOptions& opts, Combin
             acc.vals.push_back(val);
         });
         by_col_ = CompressedBlock<T>::build(opts.format, bc, br, acc.cols, acc.rows, acc.vals);
+        by_col_ready_ = true;
     });
 }
 

@@ -161,10 +161,16 @@ auto via_output_stage(RefT ref_t) {
     };
 }
 
-/// Shapes the matrix tests use: empty, 1 x 1, non-square small (fewer rows than 6 ranks),
-/// and a hypersparse one is made by the tests with few entries in a larger shape.
-inline std::vector<std::pair<gindex_t, gindex_t>> test_shapes() {
-    return {{0, 0}, {1, 1}, {3, 7}, {13, 9}};
+/// A shape of the matrix tests and the density of its random matrices.
+struct MatrixCase {
+    gindex_t n, m;
+    double density;
+};
+
+/// The shapes of the combination tests: empty, 1 x 1, non-square ones smaller and larger
+/// than the rank count, and a hypersparse 50 x 40 (a handful of entries, most blocks empty).
+inline std::vector<MatrixCase> matrix_cases() {
+    return {{0, 0, 0.35}, {1, 1, 0.35}, {3, 7, 0.35}, {13, 9, 0.35}, {50, 40, 0.0015}};
 }
 
 }  // namespace gridblas::test

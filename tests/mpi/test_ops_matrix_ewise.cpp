@@ -28,25 +28,13 @@ struct MinusTwice {
 
 enum class Kind { add, mult, union_ };
 
-/// The shapes with a density each: the usual ones and a hypersparse 50 x 40 (few entries).
-struct Case {
-    gindex_t n, m;
-    double density;
-};
-std::vector<Case> cases() {
-    std::vector<Case> c;
-    for (auto [n, m] : test_shapes()) c.push_back({n, m, 0.35});
-    c.push_back({50, 40, 0.0015});
-    return c;
-}
-
 template <Kind K>
 void run_all_combinations(const char* what, std::uint64_t seed) {
     const MAlias aliases[] = {MAlias::none, MAlias::c_is_a, MAlias::c_is_b, MAlias::c_is_mask};
     constexpr I64 alpha = 5, beta = -7;
     int checked = 0;
     for (const auto& grid : all_grids()) {
-        for (const Case& cs : cases()) {
+        for (const MatrixCase& cs : matrix_cases()) {
             const gindex_t n = cs.n, m = cs.m;
             std::mt19937_64 rng(seed + std::uint64_t(n * 100 + m));
             const auto c0 = random_mat<I64>(rng, n, m, cs.density);

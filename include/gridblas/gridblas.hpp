@@ -32,6 +32,7 @@
 #include "gridblas/ops/descriptor.hpp"
 #include "gridblas/ops/ewise.hpp"
 #include "gridblas/ops/extract.hpp"
+#include "gridblas/ops/kronecker.hpp"
 #include "gridblas/ops/matrix_apply.hpp"
 #include "gridblas/ops/matrix_ewise.hpp"
 #include "gridblas/ops/output_stage.hpp"

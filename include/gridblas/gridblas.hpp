@@ -32,6 +32,8 @@
 #include "gridblas/ops/descriptor.hpp"
 #include "gridblas/ops/ewise.hpp"
 #include "gridblas/ops/extract.hpp"
+#include "gridblas/ops/index_assign.hpp"
+#include "gridblas/ops/index_extract.hpp"
 #include "gridblas/ops/kronecker.hpp"
 #include "gridblas/ops/matrix_apply.hpp"
 #include "gridblas/ops/matrix_ewise.hpp"

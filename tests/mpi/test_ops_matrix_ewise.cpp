@@ -267,5 +267,19 @@ TEST(OpsMatrixEwise, ArgumentErrorsThrowOnEveryRankAndLeaveCUnchanged) {
     }
 }
 
+// The matrix operations run on the cpu backend only: on a cuda grid every rank throws
+// NotSupported before anything changes (skipped where not every rank has a device).
+TEST(OpsMatrixEwise, CudaGridIsRejectedOnEveryRank) {
+    auto grid = ProcessGrid::create(MPI_COMM_WORLD, 1, world_size());
+    const ref::Mat<I64> c0{{{0, 1}, 3}};
+    auto c = make_matrix(grid, 4, 4, c0);
+    const auto a = make_matrix(grid, 4, 4, ref::Mat<I64>{{{2, 2}, 5}});
+    const std::string why = try_exec_backend(*grid, ExecBackend::cuda);
+    if (!why.empty()) GTEST_SKIP() << why;
+    EXPECT_THROW(ewise_add(c, no_mask, no_accum, std::plus<>{}, a, a), NotSupported);
+    grid->set_exec_backend(ExecBackend::cpu);
+    expect_matrix(c, c0, "C after a refused call on a cuda grid");
+}
+
 }  // namespace
 }  // namespace gridblas::test

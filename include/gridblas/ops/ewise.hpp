@@ -1,10 +1,12 @@
 #pragma once
 /// @file ewise.hpp
 /// @brief Element-wise addition (union) and multiplication (intersection) of distributed
-/// vectors, GrB_eWiseAdd / GrB_eWiseMult of the GraphBLAS C API 2.1 (§4.3.4, §4.3.5):
+/// vectors, GrB_eWiseAdd / GrB_eWiseMult of the GraphBLAS C API 2.1 (§4.3.4, §4.3.5), and
+/// SuiteSparse's GxB_eWiseUnion:
 ///
-///     w⟨mask⟩ = accum(w, u ⊕ v)      ewise_add:  t = u ∪ v, op(u(i), v(i)) where both exist
-///     w⟨mask⟩ = accum(w, u ⊗ v)      ewise_mult: t = u ∩ v, op(u(i), v(i))
+///     w⟨mask⟩ = accum(w, u ⊕ v)      ewise_add:   t = u ∪ v, op(u(i), v(i)) where both exist
+///     w⟨mask⟩ = accum(w, u ⊗ v)      ewise_mult:  t = u ∩ v, op(u(i), v(i))
+///     w⟨mask⟩ = accum(w, u ∪ v)      ewise_union: t = u ∪ v, op(u(i) or alpha, v(i) or beta)
 ///
 /// u, v, w and the mask share one distribution, so after the argument checks each rank
 /// merges its own pieces: no communication. w may be the same object as u, v or the mask.
@@ -76,7 +78,36 @@ SparseVector<binary_result_t<Op, U, V>> intersect_merge(const SparseVector<U>& a
     return t;
 }
 
-/// Common front of both operations: checks, then the output stage on the merged pieces.
+/// Union of two sorted sparse pieces with stand-ins: op(a(i), b(i)) where both have an
+/// entry, op(a(i), beta) where only a has one, op(alpha, b(i)) where only b has one.
+template <class Op, class U, class V>
+SparseVector<binary_result_t<Op, U, V>> union_scalar_merge(const SparseVector<U>& a,
+                                                           const SparseVector<V>& b, Op& op,
+                                                           const U& alpha, const V& beta) {
+    using T = binary_result_t<Op, U, V>;
+    SparseVector<T> t(a.size());
+    const auto& ai = a.indices();
+    const auto& bi = b.indices();
+    std::size_t p = 0, q = 0;
+    while (p < ai.size() || q < bi.size()) {
+        const lindex_t ia = p < ai.size() ? ai[p] : lindex_t(-1);
+        const lindex_t ib = q < bi.size() ? bi[q] : lindex_t(-1);
+        if (ia < ib) {
+            t.push_back(ia, T(op(a.values()[p], beta)));
+            ++p;
+        } else if (ib < ia) {
+            t.push_back(ib, T(op(alpha, b.values()[q])));
+            ++q;
+        } else {
+            t.push_back(ia, T(op(a.values()[p], b.values()[q])));
+            ++p;
+            ++q;
+        }
+    }
+    return t;
+}
+
+/// Common front of the operations: checks, then the output stage on the merged pieces.
 template <class W, class Mask, class Accum, class U, class V, class Merge>
 void ewise(const char* name, DistVector<W>& w, const Mask& mask, Accum accum,
            const DistVector<U>& u, const DistVector<V>& v, const Descriptor& desc, Merge merge) {
@@ -118,6 +149,21 @@ void ewise_mult(DistVector<W>& w, const Mask& mask, Accum accum, Op op, const Di
                 const DistVector<V>& v, const Descriptor& desc = {}) {
     detail::ewise("ewise_mult", w, mask, accum, u, v, desc,
                   [&](const auto& a, const auto& b) { return detail::intersect_merge(a, b, op); });
+}
+
+/// w⟨mask⟩ = accum(w, t) with t over the union of u and v: `op(u(i), v(i))` where both hold
+/// an entry, `op(u(i), beta)` where only u does and `op(alpha, v(i))` where only v does
+/// (SuiteSparse's GxB_eWiseUnion). alpha is converted to u's value type, beta to v's. Same
+/// arguments, errors and (absence of) communication as ewise_add().
+template <class W, class Mask, class Accum, class Op, class U, class Alpha, class V, class Beta>
+void ewise_union(DistVector<W>& w, const Mask& mask, Accum accum, Op op, const DistVector<U>& u,
+                 const Alpha& alpha, const DistVector<V>& v, const Beta& beta,
+                 const Descriptor& desc = {}) {
+    const U al = U(alpha);
+    const V be = V(beta);
+    detail::ewise("ewise_union", w, mask, accum, u, v, desc, [&](const auto& a, const auto& b) {
+        return detail::union_scalar_merge(a, b, op, al, be);
+    });
 }
 
 }  // namespace gridblas

@@ -16,6 +16,7 @@
 
 #include "gridblas/ops/arg_checks.hpp"
 #include "gridblas/ops/descriptor.hpp"
+#include "gridblas/ops/matrix_output_stage.hpp"
 #include "gridblas/ops/output_stage.hpp"
 #include "gridblas/vector/dist_vector.hpp"
 #include "gridblas/vector/sparse_vector.hpp"
@@ -159,6 +160,8 @@ template <class W, class Mask, class Accum, class Op, class U, class Alpha, clas
 void ewise_union(DistVector<W>& w, const Mask& mask, Accum accum, Op op, const DistVector<U>& u,
                  const Alpha& alpha, const DistVector<V>& v, const Beta& beta,
                  const Descriptor& desc = {}) {
+    detail::check_initialised("ewise_union", "w", w);
+    detail::check_cpu_grid("ewise_union", *w.grid());
     const U al = U(alpha);
     const V be = V(beta);
     detail::ewise("ewise_union", w, mask, accum, u, v, desc, [&](const auto& a, const auto& b) {

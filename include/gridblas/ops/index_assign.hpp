@@ -117,6 +117,7 @@ void assign(DistVector<W>& w, const Mask& mask, Accum accum, const DistVector<U>
     detail::check_initialised(name, "w", w);
     detail::check_initialised(name, "u", u);
     if (u.grid() != w.grid()) throw InvalidValue("assign: w and u live on different grids");
+    detail::check_cpu_grid(name, *w.grid());
     detail::check_mask(name, w, mask);
     if (u.size() != gindex_t(idx.size())) {
         throw DimensionMismatch("assign: u has size " + std::to_string(u.size()) + " but I has " +

@@ -102,6 +102,7 @@ void extract(DistVector<W>& w, const Mask& mask, Accum accum, const DistVector<U
     detail::check_initialised(name, "w", w);
     detail::check_initialised(name, "u", u);
     if (u.grid() != w.grid()) throw InvalidValue("extract: w and u live on different grids");
+    detail::check_cpu_grid(name, *w.grid());
     detail::check_mask(name, w, mask);
     if (w.size() != gindex_t(idx.size())) {
         throw DimensionMismatch("extract: w has size " + std::to_string(w.size()) +

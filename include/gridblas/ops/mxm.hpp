@@ -120,15 +120,35 @@ Csr<typename S::value_type> summa_product(const DistMatrix<TA>& a, const DistMat
     const bool by_rows = method != MxmMethod::dot;
     const auto acc = method == MxmMethod::hash ? kernels::SpgemmAccumulator::hash
                                                : kernels::SpgemmAccumulator::spa;
+    // With one grid row, B's stage rows are this rank's own: read them in place.
+    const bool local_b = by_rows && g.pr() == 1;
+    kernels::OuterLookup lookup;
+    kernels::CompressedView<TB> b_view;
+    if (local_b) {
+        const CompressedBlock<TB>& br = b.by_row();
+        if (br.format() == LocalFormat::dcsc) {
+            lookup = kernels::make_lookup(br.dcsc());
+            b_view = kernels::make_view(br.dcsc(), &lookup);
+        } else {
+            b_view = kernels::make_view(br.csr());
+        }
+    }
     for (int s = 0; s < g.pc(); ++s) {
         double t0 = comm::wtime();
         const Csr<TA> as = stage_a(a, s, mine);
-        const Csr<TB> bs = stage_b(b, s, by_rows);
+        const Csr<TB> bs = local_b ? Csr<TB>() : stage_b(b, s, by_rows);
         double t1 = comm::wtime();
         stats.seconds_comm += t1 - t0;
         kernels::SpgemmStats ks;
-        Csr<Z> part = by_rows ? kernels::spgemm_saxpy<S>(as, bs, mask, acc, ks)
-                              : kernels::spgemm_dot<S>(as, bs, mask, ks);
+        Csr<Z> part;
+        if (local_b) {
+            const kernels::ViewRows<TB> rows(b_view, lindex_t(gindex_t(s) * b.row_dist().nb));
+            part = kernels::spgemm_saxpy<S>(as, rows, mask, acc, ks);
+        } else if (by_rows) {
+            part = kernels::spgemm_saxpy<S>(as, kernels::CsrRows<TB>(bs), mask, acc, ks);
+        } else {
+            part = kernels::spgemm_dot<S>(as, bs, mask, ks);
+        }
         stats.flops += ks.flops;
         if (g.pc() == 1) {
             total = std::move(part);

@@ -196,25 +196,64 @@ struct HashAccumulator {
 
 }  // namespace detail
 
+/// The rows of B as the row-by-row product reads them: row k holds entries
+/// [first(k), last(k)) of `idx` (column ids) and of the values.
+template <class TB>
+struct CsrRows {
+    const offset_t* ptr = nullptr;
+    const lindex_t* idx = nullptr;
+    const ValueArray<TB>* vals = nullptr;
+    lindex_t ncols = 0;
+    std::size_t nnz = 0;
+    explicit CsrRows(const Csr<TB>& b)
+        : ptr(b.rowptr().data()),
+          idx(b.colind().data()),
+          vals(&b.vals()),
+          ncols(b.ncols()),
+          nnz(b.nnz()) {}
+    std::pair<offset_t, offset_t> row(lindex_t k) const { return {ptr[k], ptr[k + 1]}; }
+};
+
+/// The rows of a compressed block read in place (CSR or DCSC, found through `view`'s
+/// lookup), row k of the product being the block's row k + `offset`: B's stage rows when
+/// they need no communication.
+template <class TB>
+struct ViewRows {
+    CompressedView<TB> view;
+    const lindex_t* idx = nullptr;
+    const ValueArray<TB>* vals = nullptr;
+    lindex_t ncols = 0;
+    std::size_t nnz = 0;
+    lindex_t offset = 0;
+    ViewRows(const CompressedView<TB>& v, lindex_t off)
+        : view(v), idx(v.inner), vals(v.vals), ncols(v.n_inner), nnz(v.nnz()), offset(off) {}
+    std::pair<offset_t, offset_t> row(lindex_t k) const {
+        if (view.num_outer == 0) return {0, 0};
+        const std::size_t p = view.find_outer(k + offset);
+        if (p == npos) return {0, 0};
+        return {view.ptr[p], view.ptr[p + 1]};
+    }
+};
+
 /// C = A·B over semiring S, row by row (Gustavson), with C's rows limited by a mask.
 ///
 /// `a` is m x k, `b` is k x n (CSR, sorted columns). `mask` gives, per row of C, the sorted
 /// columns where the mask is on (`mask.row(i)`), with `mask.none()` (no mask) and
 /// `mask.complement()`; nothing outside the mask is ever stored. Returns C in CSR with sorted
 /// columns; `stats` gets the flops and the result's size.
-template <class S, class TA, class TB, class Mask>
-Csr<typename S::value_type> spgemm_saxpy(const Csr<TA>& a, const Csr<TB>& b, const Mask& mask,
+template <class S, class TA, class BRows, class Mask>
+Csr<typename S::value_type> spgemm_saxpy(const Csr<TA>& a, const BRows& b, const Mask& mask,
                                          SpgemmAccumulator accumulator, SpgemmStats& stats,
                                          const ParallelPolicy& policy = {}) {
     using Z = typename S::value_type;
     const lindex_t m = a.nrows();
-    const lindex_t n = b.ncols();
+    using TB = std::decay_t<decltype((*b.vals)[0])>;
+    const lindex_t n = b.ncols;
     const auto& ap = a.rowptr();
     const auto& ai = a.colind();
-    const auto& bp = b.rowptr();
-    const auto& bi = b.colind();
+    const lindex_t* bi = b.idx;
+    const detail::ValueReader<TB> bv(b.vals);
     const detail::ValueReader<TA> av(&a.vals());
-    const detail::ValueReader<TB> bv(&b.vals());
     const bool plain_mask = !mask.none() && !mask.complement();
     if (mask.none() && mask.complement()) {  // ¬(no mask) allows nothing
         std::vector<std::size_t> zero(m, 0);
@@ -223,10 +262,13 @@ Csr<typename S::value_type> spgemm_saxpy(const Csr<TA>& a, const Csr<TB>& b, con
     }
     auto row_flops = [&](lindex_t r) {
         std::uint64_t f = 0;
-        for (offset_t p = ap[r]; p < ap[r + 1]; ++p) f += bp[ai[p] + 1] - bp[ai[p]];
+        for (offset_t p = ap[r]; p < ap[r + 1]; ++p) {
+            const auto [q0, q1] = b.row(ai[p]);
+            f += q1 - q0;
+        }
         return f;
     };
-    const int threads = detail::threads_for(policy, a.nnz() + b.nnz());
+    const int threads = detail::threads_for(policy, a.nnz() + b.nnz);
     const std::vector<lindex_t> bounds = detail::balanced_chunks(m, row_flops, threads);
     const std::size_t nchunks = bounds.size() - 1;
     std::vector<detail::ChunkRows<Z>> chunks(nchunks);
@@ -266,8 +308,9 @@ Csr<typename S::value_type> spgemm_saxpy(const Csr<TA>& a, const Csr<TB>& b, con
                     for (offset_t p = ap[i]; p < ap[i + 1]; ++p) {
                         const lindex_t k = ai[p];
                         const auto x = av(p);
-                        out.flops += bp[k + 1] - bp[k];
-                        for (offset_t q = bp[k]; q < bp[k + 1]; ++q) {
+                        const auto [q0, q1] = b.row(k);
+                        out.flops += q1 - q0;
+                        for (offset_t q = q0; q < q1; ++q) {
                             const lindex_t j = bi[q];
                             const std::uint32_t s = spa.stamp[j];
                             if (s == held) {
@@ -318,8 +361,9 @@ Csr<typename S::value_type> spgemm_saxpy(const Csr<TA>& a, const Csr<TB>& b, con
                     for (offset_t p = ap[i]; p < ap[i + 1]; ++p) {
                         const lindex_t k = ai[p];
                         const auto x = av(p);
-                        out.flops += bp[k + 1] - bp[k];
-                        for (offset_t q = bp[k]; q < bp[k + 1]; ++q) {
+                        const auto [q0, q1] = b.row(k);
+                        out.flops += q1 - q0;
+                        for (offset_t q = q0; q < q1; ++q) {
                             const lindex_t j = bi[q];
                             const std::size_t h = hash.slot(j);
                             if (hash.key[h] == j) {

@@ -60,7 +60,7 @@ void apply_vector(const char* name, DistVector<W>& w, const Mask& mask, Accum ac
 
 /// A new matrix on A's grid with A's shape and local format, holding f(i, j, A(i, j)) for
 /// every entry of A where that optional is set (i, j global ids). Entries stay on their rank,
-/// so the blocks are rebuilt locally. Collective (one agreement on build errors).
+/// so the blocks are rebuilt locally, row by row. Not collective.
 template <class R, class T, class F>
 DistMatrix<R> rebuild_entries(const DistMatrix<T>& a, F f) {
     BuildOptions keep{DuplicatePolicy::reject, a.local_format()};
@@ -69,22 +69,26 @@ DistMatrix<R> rebuild_entries(const DistMatrix<T>& a, F f) {
         keep.relabel_seed = a.relabel()->seed();
     }
     DistMatrix<R> c = DistMatrix<R>::shell(a.grid(), a.nrows(), a.ncols(), keep);
-    typename DistMatrix<R>::LocalTuples acc;
-    acc.rows.reserve(a.local_nvals());
-    acc.cols.reserve(a.local_nvals());
-    acc.vals.reserve(a.local_nvals());
+    // A's by-row block is read in row order, columns ascending, so the kept entries are
+    // already C's rows: no sort.
+    std::vector<offset_t> ptr(std::size_t(a.row_dist().block_rows()) + 1, 0);
+    std::vector<lindex_t> cols;
+    ValueArray<R> vals;
+    cols.reserve(a.local_nvals());
+    vals.reserve(a.local_nvals());
     const int gi = a.grid()->my_row();
     const int gj = a.grid()->my_col();
     a.by_row().for_each([&](lindex_t r, lindex_t k, const T& x) {
         auto y = f(a.external_id(a.row_dist().global_row(gi, r)),
                    a.external_id(a.col_dist().global_col(gj, k)), x);
         if (y) {
-            acc.rows.push_back(r);
-            acc.cols.push_back(k);
-            acc.vals.push_back(*y);
+            ++ptr[std::size_t(r) + 1];
+            cols.push_back(k);
+            vals.push_back(*y);
         }
     });
-    c.assemble(std::move(acc), BuildOptions{DuplicatePolicy::reject, a.local_format()});
+    for (std::size_t r = 1; r < ptr.size(); ++r) ptr[r] += ptr[r - 1];
+    c.assemble_rows(std::move(ptr), std::move(cols), std::move(vals));
     return c;
 }
 

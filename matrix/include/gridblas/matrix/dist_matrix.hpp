@@ -190,6 +190,11 @@ public:
             }
             m.relabel_ = std::make_shared<const VertexRelabel>(nrows, opts.relabel_seed);
         }
+        // Empty blocks in the requested format (local_format() reports it).
+        m.by_row_ = CompressedBlock<T>::from_outer_arrays(
+            opts.format, m.rows_.block_rows(), m.cols_.block_cols(),
+            std::vector<offset_t>(std::size_t(m.rows_.block_rows()) + 1, 0), {}, {});
+        m.by_col_ready_ = false;
         return m;
     }
     /// Sends global tuples in the caller's ids (already checked to be in range) to their

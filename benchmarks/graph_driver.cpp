@@ -21,6 +21,7 @@
 #include "common/cli.hpp"
 #include "common/graph500_stats.hpp"
 #include "common/mpi_main.hpp"
+#include "common/mxm_options.hpp"
 #include "gridblas/algorithms/betweenness.hpp"
 #include "gridblas/algorithms/connected_components.hpp"
 #include "gridblas/algorithms/multi_source_bfs.hpp"
@@ -197,32 +198,8 @@ int run(int argc_all, char** argv_all, int world_rank) {
                                     " counts triangles of an undirected graph; drop --directed");
     }
     TriangleOptions to;
-    {
-        const std::string ps = cli.str("presort", "auto");
-        if (ps == "auto") {
-            to.presort = DegreeSort::automatic;
-        } else if (ps == "always") {
-            to.presort = DegreeSort::always;
-        } else if (ps == "never") {
-            to.presort = DegreeSort::never;
-        } else {
-            throw std::invalid_argument("option --presort: '" + ps +
-                                        "' (expected auto, always or never)");
-        }
-        const std::string ms = cli.str("method", "auto");
-        if (ms == "auto") {
-            to.method = MxmMethod::automatic;
-        } else if (ms == "gustavson") {
-            to.method = MxmMethod::gustavson;
-        } else if (ms == "hash") {
-            to.method = MxmMethod::hash;
-        } else if (ms == "dot") {
-            to.method = MxmMethod::dot;
-        } else {
-            throw std::invalid_argument("option --method: '" + ms +
-                                        "' (expected auto, gustavson, hash or dot)");
-        }
-    }
+    to.presort = bench::parse_degree_sort(cli.str("presort", "auto"));
+    to.method = bench::parse_mxm_method(cli.str("method", "auto"));
     KroneckerParams kp;
     kp.scale = int(cli.integer("scale", 16, 1, 40));
     kp.edgefactor = int(cli.integer("edgefactor", 16, 1, 1024));

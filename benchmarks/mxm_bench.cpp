@@ -18,6 +18,7 @@
 #include "common/cli.hpp"
 #include "common/graph500_stats.hpp"
 #include "common/mpi_main.hpp"
+#include "common/mxm_options.hpp"
 #include "gridblas/algorithms/triangle_count.hpp"
 #include "gridblas/matrix/graph_builders.hpp"
 #include "gridblas/ops/mxm.hpp"
@@ -53,28 +54,6 @@ struct Row {
     double local = 0, output = 0;  // seconds of the last run on rank 0: products, output stage
 };
 
-const char* method_name(MxmMethod m) {
-    switch (m) {
-        case MxmMethod::gustavson:
-            return "gustavson";
-        case MxmMethod::hash:
-            return "hash";
-        case MxmMethod::dot:
-            return "dot";
-        default:
-            return "auto";
-    }
-}
-
-MxmMethod parse_method(const std::string& s) {
-    if (s == "auto") return MxmMethod::automatic;
-    if (s == "gustavson") return MxmMethod::gustavson;
-    if (s == "hash") return MxmMethod::hash;
-    if (s == "dot") return MxmMethod::dot;
-    throw std::invalid_argument("option --method: '" + s +
-                                "' (expected auto, gustavson, hash or dot)");
-}
-
 int run(int argc, char** argv, int world_rank) {
     bench::Cli cli(argc, argv,
                    {"scale", "edgefactor", "seed", "products", "method", "presort", "trials",
@@ -89,20 +68,10 @@ int run(int argc, char** argv, int world_rank) {
     kp.edgefactor = int(cli.integer("edgefactor", 16, 1, 1024));
     kp.seed = std::uint64_t(cli.integer("seed", 1, 0, std::int64_t(1) << 62));
     const int trials = int(cli.integer("trials", 3, 1, 1 << 20));
-    const MxmMethod method = parse_method(cli.str("method", "auto"));
+    const MxmMethod method = bench::parse_mxm_method(cli.str("method", "auto"));
     TriangleOptions to;
     to.method = method;
-    const std::string ps = cli.str("presort", "auto");
-    if (ps == "auto") {
-        to.presort = DegreeSort::automatic;
-    } else if (ps == "always") {
-        to.presort = DegreeSort::always;
-    } else if (ps == "never") {
-        to.presort = DegreeSort::never;
-    } else {
-        throw std::invalid_argument("option --presort: '" + ps +
-                                    "' (expected auto, always or never)");
-    }
+    to.presort = bench::parse_degree_sort(cli.str("presort", "auto"));
     std::vector<std::string> products;
     {
         std::stringstream ss(cli.str("products", "aa,aat,tc"));
@@ -166,7 +135,7 @@ int run(int argc, char** argv, int world_rank) {
         row.stages = st.stages;
         row.bytes_per_stage = sums[2] / std::max(1, st.stages);
         row.messages_per_stage = sums[3] / std::max(1, st.stages);
-        row.method = method_name(st.method);
+        row.method = bench::mxm_method_name(st.method);
         row.local = st.seconds_local;
         row.output = st.seconds_output;
         if (p == "tc" && root0) {
@@ -184,10 +153,11 @@ int run(int argc, char** argv, int world_rank) {
                     "mean_s", "min_s", "flops", "nvals", "stages", "bytes/stage", "msgs/stage",
                     "Gflop/s", "local_s", "output_s");
         for (const Row& r : rows) {
-            std::printf("%-5s %-10s %12.6f %12.6f %14.0f %14.0f %7d %14.0f %10.0f %8.3f %9.4f %9.4f\n",
-                        r.product.c_str(), r.method.c_str(), r.mean, r.min, r.flops, r.nvals,
-                        r.stages, r.bytes_per_stage, r.messages_per_stage,
-                        r.mean > 0 ? r.flops / r.mean * 1e-9 : 0.0, r.local, r.output);
+            std::printf(
+                "%-5s %-10s %12.6f %12.6f %14.0f %14.0f %7d %14.0f %10.0f %8.3f %9.4f %9.4f\n",
+                r.product.c_str(), r.method.c_str(), r.mean, r.min, r.flops, r.nvals, r.stages,
+                r.bytes_per_stage, r.messages_per_stage, r.mean > 0 ? r.flops / r.mean * 1e-9 : 0.0,
+                r.local, r.output);
         }
     }
     if (cli.has("json") && root0) {

@@ -95,4 +95,3 @@ inline Graph build_graph(const gridblas::KroneckerParams& p, double& gen_seconds
 }
 
 }  // namespace gridblas::bench
-

@@ -8,10 +8,10 @@
 #include <set>
 #include <string>
 
-#include "reference/algo_reference.hpp"
 #include "dist_test_util.hpp"
 #include "gridblas/algorithms/connected_components.hpp"
 #include "gridblas/matrix/graph_builders.hpp"
+#include "reference/algo_reference.hpp"
 
 using namespace gridblas;
 using test::all_grids;

@@ -88,16 +88,8 @@ TEST(MultiSourceBfs, KroneckerGraph) {
     KroneckerParams kp;
     kp.scale = 9;
     kp.edgefactor = 8;
-    std::vector<gindex_t> src, dst;
-    kronecker_edges(kp, 0, num_edges(kp), src, dst);
-    std::vector<gindex_t> s2, d2;  // prepared as the builder does: no loops, both directions
-    for (std::size_t k = 0; k < src.size(); ++k) {
-        if (src[k] == dst[k]) continue;
-        s2.push_back(src[k]);
-        d2.push_back(dst[k]);
-        s2.push_back(dst[k]);
-        d2.push_back(src[k]);
-    }
+    std::vector<gindex_t> s2, d2;
+    test::prepared_kronecker_edges(kp, s2, d2);
     const std::vector<gindex_t> sources{1, 7, 100, 511, 250, 3, 64, 65};
     const auto want = serial_levels(num_vertices(kp), s2, d2, sources);
     for (auto& grid : all_grids()) check(kronecker_graph(grid, kp), sources, want, "kronecker");

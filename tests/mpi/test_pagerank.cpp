@@ -7,10 +7,10 @@
 #include <cmath>
 #include <string>
 
-#include "reference/algo_reference.hpp"
 #include "dist_test_util.hpp"
 #include "gridblas/algorithms/pagerank.hpp"
 #include "gridblas/matrix/graph_builders.hpp"
+#include "reference/algo_reference.hpp"
 
 using namespace gridblas;
 using test::all_grids;

@@ -8,10 +8,10 @@
 #include <limits>
 #include <string>
 
-#include "reference/algo_reference.hpp"
 #include "dist_test_util.hpp"
 #include "gridblas/algorithms/sssp.hpp"
 #include "gridblas/matrix/weighted_graphs.hpp"
+#include "reference/algo_reference.hpp"
 
 using namespace gridblas;
 using test::all_grids;

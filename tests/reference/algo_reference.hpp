@@ -16,6 +16,7 @@
 
 #include "gridblas/core/process_grid.hpp"
 #include "gridblas/core/types.hpp"
+#include "gridblas/matrix/generators.hpp"
 #include "gridblas/matrix/matrix_market.hpp"
 
 namespace gridblas::test {
@@ -147,6 +148,23 @@ inline std::pair<std::vector<double>, std::vector<gindex_t>> serial_dijkstra(con
         }
     }
     return {d, parent};
+}
+
+/// The Kronecker graph of `kp` as gridblas' builders prepare it (self-loops dropped, both
+/// directions of every edge; duplicates left in), as edge lists.
+inline void prepared_kronecker_edges(const KroneckerParams& kp, std::vector<gindex_t>& src,
+                                     std::vector<gindex_t>& dst) {
+    std::vector<gindex_t> s, d;
+    kronecker_edges(kp, 0, num_edges(kp), s, d);
+    src.clear();
+    dst.clear();
+    for (std::size_t k = 0; k < s.size(); ++k) {
+        if (s[k] == d[k]) continue;
+        src.push_back(s[k]);
+        dst.push_back(d[k]);
+        src.push_back(d[k]);
+        dst.push_back(s[k]);
+    }
 }
 
 }  // namespace gridblas::test

@@ -136,7 +136,15 @@ Csr<typename S::value_type> summa_product(const DistMatrix<TA>& a, const DistMat
     for (int s = 0; s < g.pc(); ++s) {
         double t0 = comm::wtime();
         const Csr<TA> as = stage_a(a, s, mine);
-        const Csr<TB> bs = local_b ? Csr<TB>() : stage_b(b, s, by_rows);
+        Csr<TB> bs;
+        if (!local_b) {
+            if (by_rows) {
+                const std::vector<lindex_t> wanted = wanted_stage_ids(g, as);
+                bs = stage_b(b, s, true, &wanted);
+            } else {
+                bs = stage_b(b, s, false);
+            }
+        }
         double t1 = comm::wtime();
         stats.seconds_comm += t1 - t0;
         kernels::SpgemmStats ks;

@@ -12,6 +12,10 @@
 ///  - in grid column j, each P(r, j) contributes the rows of its B block that belong to piece
 ///    s*pr + r, and an allgather along the grid column gives every P(·, j) all of them.
 ///
+/// Before the allgather the ranks of a grid column exchange the inner ids their A blocks use
+/// in the stage (site "mxm-b-ids"), and B's owners send only those rows: a sparse A (a
+/// frontier, in batched BFS) fetches only the rows of B it multiplies.
+///
 /// After stage s every P(i, j) holds A(rows of i, pieces of stage s) and B(same pieces,
 /// columns of j), both numbered by A's column-block-s local ids, and multiplies them locally.
 /// A stage therefore holds one block of A (about nnz(A)/p entries) and pr pieces of B (about
@@ -106,7 +110,8 @@ Csr<T> stage_a(const DistMatrix<T>& a, int s, const std::vector<StageEntry<T>>& 
 /// column-block-s ids, when `by_rows`; else the same entries grouped by B's local column
 /// (outer = column, inner = renumbered row).
 template <class T>
-std::vector<StageEntry<T>> stage_b_piece(const DistMatrix<T>& b, int s, bool by_rows) {
+std::vector<StageEntry<T>> stage_b_piece(const DistMatrix<T>& b, int s, bool by_rows,
+                                         const std::vector<lindex_t>* wanted = nullptr) {
     const ProcessGrid& g = *b.grid();
     const gindex_t nb = b.row_dist().nb;
     const lindex_t lo = lindex_t(gindex_t(s) * nb);
@@ -125,11 +130,29 @@ std::vector<StageEntry<T>> stage_b_piece(const DistMatrix<T>& b, int s, bool by_
             k1 = std::size_t(std::lower_bound(v.outer_ids, v.outer_ids + v.num_outer, hi) -
                              v.outer_ids);
         }
-        for (std::size_t k = k0; k < k1; ++k) {
+        auto emit_row = [&](std::size_t k) {
             const lindex_t r = v.outer_id(k) - lo + shift_to;
             for (offset_t p = v.ptr[k]; p < v.ptr[k + 1]; ++p) {
                 out.push_back(StageEntry<T>{r, v.inner[p], val(p)});
             }
+        };
+        if (wanted) {
+            // Only the rows some rank of the grid column multiplies: `wanted` holds sorted
+            // stage ids; this rank's lie in [shift_to, shift_to + nb).
+            auto first = std::lower_bound(wanted->begin(), wanted->end(), shift_to);
+            auto last = std::lower_bound(first, wanted->end(), lindex_t(shift_to + nb));
+            for (auto it = first; it != last; ++it) {
+                const lindex_t row = *it - shift_to + lo;
+                if (row >= hi || (!v.outer_ids && row >= v.num_outer)) continue;
+                const std::size_t k =
+                    v.outer_ids
+                        ? std::size_t(std::lower_bound(v.outer_ids + k0, v.outer_ids + k1, row) -
+                                      v.outer_ids)
+                        : std::size_t(row);
+                if (k < k1 && v.outer_id(k) == row) emit_row(k);
+            }
+        } else {
+            for (std::size_t k = k0; k < k1; ++k) emit_row(k);
         }
     } else {
         const RowAccess<T> cols(b.by_col());
@@ -152,9 +175,10 @@ std::vector<StageEntry<T>> stage_b_piece(const DistMatrix<T>& b, int s, bool by_
 /// Stage s's B operand on this rank: B(pieces of stage s, columns of my grid column), by
 /// rows (k x n block) or, when `by_rows` is false, by columns (the n x k block of Bᵀ).
 template <class T>
-Csr<T> stage_b(const DistMatrix<T>& b, int s, bool by_rows) {
+Csr<T> stage_b(const DistMatrix<T>& b, int s, bool by_rows,
+               const std::vector<lindex_t>* wanted = nullptr) {
     const ProcessGrid& g = *b.grid();
-    const std::vector<StageEntry<T>> mine = stage_b_piece(b, s, by_rows);
+    const std::vector<StageEntry<T>> mine = stage_b_piece(b, s, by_rows, wanted);
     std::vector<StageEntry<T>> all;
     std::vector<int> counts;
     g.col().allgatherv(std::span<const StageEntry<T>>(mine), all, counts, "mxm-b");
@@ -163,6 +187,23 @@ Csr<T> stage_b(const DistMatrix<T>& b, int s, bool by_rows) {
     const lindex_t n_ids = b.col_dist().block_cols();
     // Pieces arrive in grid-row order, so rows (by_rows) are already sorted.
     return by_rows ? csr_from_sorted(k_ids, n_ids, all) : csr_from_grouped(n_ids, k_ids, all);
+}
+
+/// The stage ids (inner ids of the stage) that the A blocks of this rank's grid column use:
+/// each rank's distinct column ids of its stage block of A, united along the grid column, so
+/// that B's owners send only the rows someone multiplies. Sorted. Collective over the grid
+/// column.
+template <class TA>
+std::vector<lindex_t> wanted_stage_ids(const ProcessGrid& g, const Csr<TA>& a_stage) {
+    std::vector<lindex_t> mine(a_stage.colind().begin(), a_stage.colind().end());
+    std::sort(mine.begin(), mine.end());
+    mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
+    std::vector<lindex_t> all;
+    std::vector<int> counts;
+    g.col().allgatherv(std::span<const lindex_t>(mine), all, counts, "mxm-b-ids");
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    return all;
 }
 
 }  // namespace gridblas::detail

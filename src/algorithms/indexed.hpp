@@ -19,70 +19,87 @@
 
 namespace gridblas::detail {
 
+/// Places the items k = 0..n-1 in groups by destination rank: `order[k]` is item k's slot in
+/// the send buffer and `counts[r]` the size of group r (a counting sort: O(n + p), stable).
+template <class OwnerOf>
+void group_slots(std::size_t n, int p, OwnerOf owner_of, std::vector<std::size_t>& order,
+                 std::vector<int>& counts) {
+    counts.assign(std::size_t(p), 0);
+    std::vector<int> owner(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        owner[k] = owner_of(k);
+        ++counts[std::size_t(owner[k])];
+    }
+    std::vector<std::size_t> at(std::size_t(p), 0);
+    for (int r = 1; r < p; ++r)
+        at[std::size_t(r)] = at[std::size_t(r - 1)] + counts[std::size_t(r - 1)];
+    order.resize(n);
+    for (std::size_t k = 0; k < n; ++k) order[k] = at[std::size_t(owner[k])]++;
+}
+
 /// w = u(idx): for every entry i of idx, w(i) = u(idx(i)) when u holds that entry (no entry
 /// otherwise). idx's values must be indices of u. w, idx and u share one grid and length.
+/// Every request travels to the owner of u(idx(i)) and its answer comes back to the same
+/// slot, so no sort is needed.
 template <class T>
 void gather_at(DistVector<T>& w, const DistVector<gindex_t>& idx, const DistVector<T>& u) {
     comm::Communicator& world = u.grid()->world();
     const Distribution& d = u.dist();
-    const int p = world.size();
-    // Requests grouped by owner, each group sorted and without repeats.
-    std::vector<std::pair<int, gindex_t>> want;  // (owner, global index)
     std::vector<gindex_t> mine_i, mine_j;
     idx.for_each_local([&](gindex_t i, gindex_t j) {
         mine_i.push_back(i);
         mine_j.push_back(j);
-        want.emplace_back(d.owner(j), j);
     });
-    std::sort(want.begin(), want.end());
-    want.erase(std::unique(want.begin(), want.end()), want.end());
-    std::vector<gindex_t> ask(want.size());
-    std::vector<int> ask_counts(std::size_t(p), 0);
-    for (std::size_t k = 0; k < want.size(); ++k) {
-        ask[k] = want[k].second;
-        ++ask_counts[std::size_t(want[k].first)];
-    }
+    std::vector<std::size_t> slot;
+    std::vector<int> ask_counts;
+    group_slots(
+        mine_j.size(), world.size(), [&](std::size_t k) { return d.owner(mine_j[k]); }, slot,
+        ask_counts);
+    std::vector<gindex_t> ask(mine_j.size());
+    for (std::size_t k = 0; k < mine_j.size(); ++k) ask[slot[k]] = mine_j[k];
     std::vector<gindex_t> asked;
     std::vector<int> asked_counts;
     world.alltoallv(std::span<const gindex_t>(ask), std::span<const int>(ask_counts), asked,
                     asked_counts, "gather-at");
-    // Answer each request: (present, value) from this rank's piece of u.
+    // Answer each request: (present, value) from this rank's piece of u, read densely.
     struct Answer {
         T val;
         char present;
     };
     std::vector<Answer> answers(asked.size());
     {
-        const SparseVector<T>& s = u.sparse();
         const gindex_t begin = u.local_begin();
+        std::vector<T> val(u.local_size());
+        std::vector<char> has(u.local_size(), 0);
+        u.for_each_local([&](gindex_t g, const T& x) {
+            val[std::size_t(g - begin)] = x;
+            has[std::size_t(g - begin)] = 1;
+        });
         for (std::size_t k = 0; k < asked.size(); ++k) {
-            const auto li = lindex_t(asked[k] - begin);
-            const auto it = std::lower_bound(s.indices().begin(), s.indices().end(), li);
-            const bool hit = it != s.indices().end() && *it == li;
-            answers[k].present = hit ? 1 : 0;
-            answers[k].val = hit ? s.values()[std::size_t(it - s.indices().begin())] : T{};
+            const auto li = std::size_t(asked[k] - begin);
+            answers[k].present = has[li];
+            answers[k].val = has[li] ? val[li] : T{};
         }
     }
     std::vector<Answer> got;
     std::vector<int> got_counts;
     world.alltoallv(std::span<const Answer>(answers), std::span<const int>(asked_counts), got,
                     got_counts, "gather-at");
-    // got[k] answers ask[k]; look each wanted index up in the sorted request list.
     SparseVector<T> t(w.local_size());
     const gindex_t wbegin = w.local_begin();
     for (std::size_t k = 0; k < mine_i.size(); ++k) {
-        const std::pair<int, gindex_t> key{d.owner(mine_j[k]), mine_j[k]};
-        const auto pos =
-            std::size_t(std::lower_bound(want.begin(), want.end(), key) - want.begin());
-        if (got[pos].present) t.push_back(lindex_t(mine_i[k] - wbegin), got[pos].val);
+        const Answer& a = got[slot[k]];
+        if (a.present) t.push_back(lindex_t(mine_i[k] - wbegin), a.val);
     }
     w.to_format(VectorFormat::sparse);
     w.sparse() = std::move(t);
 }
 
 /// w(idx(i)) = combine(w(idx(i)), u(i)) for every index i where idx and u both hold an entry;
-/// contributions to the same target are combined with each other first (combine must be
+/// contributions to the same target are combined with each other (combine must be
 /// associative and commutative). Targets without an entry in w receive the combined value.
+/// Contributions go to their owners grouped by a counting sort and are folded there into a
+/// dense accumulator over the piece.
 template <class T, class Combine>
 void scatter_combine(DistVector<T>& w, const DistVector<gindex_t>& idx, const DistVector<T>& u,
                      Combine combine) {
@@ -92,7 +109,7 @@ void scatter_combine(DistVector<T>& w, const DistVector<gindex_t>& idx, const Di
         gindex_t target;
         T val;
     };
-    std::vector<std::pair<int, Item>> items;
+    std::vector<Item> items;
     {
         const SparseVector<gindex_t>& si = idx.sparse();
         const SparseVector<T>& su = u.sparse();
@@ -103,51 +120,41 @@ void scatter_combine(DistVector<T>& w, const DistVector<gindex_t>& idx, const Di
             } else if (su.indices()[b] < si.indices()[a]) {
                 ++b;
             } else {
-                const gindex_t j = si.values()[a];
-                items.push_back({d.owner(j), Item{j, su.values()[b]}});
+                items.push_back(Item{si.values()[a], su.values()[b]});
                 ++a;
                 ++b;
             }
         }
     }
-    std::sort(items.begin(), items.end(), [](const auto& x, const auto& y) {
-        return x.first != y.first ? x.first < y.first : x.second.target < y.second.target;
-    });
-    std::vector<Item> send;
-    std::vector<int> counts(std::size_t(world.size()), 0);
-    for (const auto& [owner, it] : items) {
-        if (!send.empty() && counts[std::size_t(owner)] > 0 && send.back().target == it.target) {
-            send.back().val = combine(send.back().val, it.val);
-            continue;
-        }
-        send.push_back(it);
-        ++counts[std::size_t(owner)];
-    }
+    std::vector<std::size_t> slot;
+    std::vector<int> counts;
+    group_slots(
+        items.size(), world.size(), [&](std::size_t k) { return d.owner(items[k].target); }, slot,
+        counts);
+    std::vector<Item> send(items.size());
+    for (std::size_t k = 0; k < items.size(); ++k) send[slot[k]] = items[k];
     std::vector<Item> recv;
     std::vector<int> recv_counts;
     world.alltoallv(std::span<const Item>(send), std::span<const int>(counts), recv, recv_counts,
                     "scatter-combine");
-    std::sort(recv.begin(), recv.end(),
-              [](const Item& x, const Item& y) { return x.target < y.target; });
-    // Merge the sorted arrivals into w's sorted piece.
-    const SparseVector<T>& old = w.sparse();
-    SparseVector<T> t(w.local_size());
+    // Fold w's piece and the arrivals into dense arrays, then write the piece back in order.
     const gindex_t begin = w.local_begin();
-    std::size_t a = 0, b = 0;
-    while (a < old.nvals() || b < recv.size()) {
-        const lindex_t ia = a < old.nvals() ? old.indices()[a] : lindex_t(-1);
-        const lindex_t ib = b < recv.size() ? lindex_t(recv[b].target - begin) : lindex_t(-1);
-        if (b >= recv.size() || (a < old.nvals() && ia < ib)) {
-            t.push_back(ia, old.values()[a++]);
-            continue;
-        }
-        T v = recv[b++].val;
-        while (b < recv.size() && lindex_t(recv[b].target - begin) == ib) {
-            v = combine(v, recv[b++].val);
-        }
-        if (a < old.nvals() && ia == ib) v = combine(old.values()[a++], v);
-        t.push_back(ib, v);
+    std::vector<T> val(w.local_size());
+    std::vector<char> has(w.local_size(), 0);
+    w.for_each_local([&](gindex_t g, const T& x) {
+        val[std::size_t(g - begin)] = x;
+        has[std::size_t(g - begin)] = 1;
+    });
+    for (const Item& it : recv) {
+        const auto li = std::size_t(it.target - begin);
+        val[li] = has[li] ? combine(val[li], it.val) : it.val;
+        has[li] = 1;
     }
+    SparseVector<T> t(w.local_size());
+    for (std::size_t li = 0; li < val.size(); ++li) {
+        if (has[li]) t.push_back(lindex_t(li), val[li]);
+    }
+    w.to_format(VectorFormat::sparse);
     w.sparse() = std::move(t);
 }
 

@@ -235,6 +235,119 @@ struct ViewRows {
     }
 };
 
+namespace detail {
+
+/// The row-by-row product for a handful of long rows (batched BFS: k sources, k small): each
+/// row's A entries are split among the threads, each thread accumulates its share in its own
+/// dense SPA, and after a barrier each thread combines the SPAs over its own range of columns
+/// (or of the mask row's columns), so the row comes out sorted by concatenation.
+template <class S, class TA, class BRows, class Mask>
+Csr<typename S::value_type> spgemm_saxpy_split_rows(const Csr<TA>& a, const BRows& b,
+                                                    const Mask& mask, SpgemmStats& stats,
+                                                    int threads) {
+    using Z = typename S::value_type;
+    using TB = std::decay_t<decltype((*b.vals)[0])>;
+    const lindex_t m = a.nrows();
+    const lindex_t n = b.ncols;
+    const auto& ap = a.rowptr();
+    const auto& ai = a.colind();
+    const lindex_t* bi = b.idx;
+    const ValueReader<TB> bv(b.vals);
+    const ValueReader<TA> av(&a.vals());
+    const bool plain_mask = !mask.none() && !mask.complement();
+    std::vector<DenseAccumulator<Z>> spa(static_cast<std::size_t>(threads));
+    std::vector<std::uint32_t> held(static_cast<std::size_t>(threads));
+    std::vector<std::vector<lindex_t>> part_cols(static_cast<std::size_t>(threads));
+    std::vector<std::vector<Z>> part_vals(static_cast<std::size_t>(threads));
+    std::vector<std::uint64_t> flops(std::size_t(threads), 0);
+    std::vector<std::size_t> counts(m, 0);
+    std::vector<lindex_t> cols;
+    std::vector<Z> vals;
+    for (lindex_t i = 0; i < m; ++i) {
+        if (ap[i] == ap[i + 1]) continue;
+        const std::span<const lindex_t> mrow =
+            mask.none() ? std::span<const lindex_t>() : mask.row(i);
+        if (plain_mask && mrow.empty()) continue;
+        int used = 1;  // the team the runtime gave (at most `threads`)
+#pragma omp parallel num_threads(threads)
+        {
+            const int t = thread_id();
+            const int team = team_size();
+            if (t == 0) used = team;
+            DenseAccumulator<Z>& acc = spa[std::size_t(t)];
+            acc.prepare(n);
+            acc.next_row();
+            const std::uint32_t mark = acc.base, h = acc.base + 1;
+            held[std::size_t(t)] = h;
+            for (lindex_t j : mrow) acc.stamp[j] = mark;
+            const std::size_t len = ap[i + 1] - ap[i];
+            const offset_t p0 = ap[i] + part_begin(len, t, team);
+            const offset_t p1 = ap[i] + part_begin(len, t + 1, team);
+            for (offset_t p = p0; p < p1; ++p) {
+                const auto x = av(p);
+                const auto [q0, q1] = b.row(ai[p]);
+                flops[std::size_t(t)] += q1 - q0;
+                for (offset_t q = q0; q < q1; ++q) {
+                    const lindex_t j = bi[q];
+                    const std::uint32_t st = acc.stamp[j];
+                    if (st == h) {
+                        acc.value[j] = S::add(acc.value[j], product<S>(x, bv(q)));
+                    } else if (plain_mask ? st == mark : st < mark) {
+                        acc.stamp[j] = h;
+                        acc.value[j] = product<S>(x, bv(q));
+                    }
+                }
+            }
+#pragma omp barrier
+            // Combine the team's SPAs over this thread's share of the columns.
+            auto& oc = part_cols[std::size_t(t)];
+            auto& ov = part_vals[std::size_t(t)];
+            oc.clear();
+            ov.clear();
+            auto combine = [&](lindex_t j) {
+                bool found = false;
+                Z sum{};
+                for (int u = 0; u < team; ++u) {
+                    const DenseAccumulator<Z>& o = spa[std::size_t(u)];
+                    if (o.stamp[j] == held[std::size_t(u)]) {
+                        sum = found ? S::add(sum, o.value[j]) : o.value[j];
+                        found = true;
+                    }
+                }
+                if (found) {
+                    oc.push_back(j);
+                    ov.push_back(sum);
+                }
+            };
+            if (plain_mask) {
+                const std::size_t k0 = part_begin(mrow.size(), t, team);
+                const std::size_t k1 = part_begin(mrow.size(), t + 1, team);
+                for (std::size_t k = k0; k < k1; ++k) combine(mrow[k]);
+            } else {
+                const lindex_t c0 = lindex_t(part_begin(n, t, team));
+                const lindex_t c1 = lindex_t(part_begin(n, t + 1, team));
+                for (lindex_t j = c0; j < c1; ++j) combine(j);
+            }
+        }
+        for (int t = 0; t < used; ++t) {
+            cols.insert(cols.end(), part_cols[std::size_t(t)].begin(),
+                        part_cols[std::size_t(t)].end());
+            vals.insert(vals.end(), part_vals[std::size_t(t)].begin(),
+                        part_vals[std::size_t(t)].end());
+            counts[i] += part_cols[std::size_t(t)].size();
+        }
+    }
+    std::vector<offset_t> ptr(std::size_t(m) + 1, 0);
+    for (lindex_t r = 0; r < m; ++r) ptr[r + 1] = ptr[r] + counts[r];
+    ValueArray<Z> v(vals.size());
+    std::copy(vals.begin(), vals.end(), v.data());
+    for (std::uint64_t f : flops) stats.flops += f;
+    stats.nvals = cols.size();
+    return Csr<Z>::from_arrays(m, n, std::move(ptr), std::move(cols), std::move(v));
+}
+
+}  // namespace detail
+
 /// C = A·B over semiring S, row by row (Gustavson), with C's rows limited by a mask.
 ///
 /// `a` is m x k, `b` is k x n (CSR, sorted columns). `mask` gives, per row of C, the sorted
@@ -269,6 +382,21 @@ Csr<typename S::value_type> spgemm_saxpy(const Csr<TA>& a, const BRows& b, const
         return f;
     };
     const int threads = detail::threads_for(policy, a.nnz() + b.nnz);
+    if (threads > 1 && accumulator == SpgemmAccumulator::spa) {
+        // A handful of long rows (the frontiers of a few searches) would leave threads idle:
+        // split each row's work among the threads instead.
+        std::size_t active = 0;
+        std::uint64_t total = 0;
+        for (lindex_t r = 0; r < m && active < 2 * std::size_t(threads); ++r) {
+            if (ap[r] != ap[r + 1]) ++active;
+        }
+        if (active < 2 * std::size_t(threads)) {
+            for (lindex_t r = 0; r < m; ++r) total += row_flops(r);
+            if (total >= std::uint64_t(n) || policy.min_parallel_work == 0) {
+                return detail::spgemm_saxpy_split_rows<S>(a, b, mask, stats, threads);
+            }
+        }
+    }
     const std::vector<lindex_t> bounds = detail::balanced_chunks(m, row_flops, threads);
     const std::size_t nchunks = bounds.size() - 1;
     std::vector<detail::ChunkRows<Z>> chunks(nchunks);

@@ -5,23 +5,25 @@
 # 1), written once as a Matrix Market file by gridblas-kron. For each algorithm and round,
 # one program after the other:
 #   gridblas-graph ALGO --file F   1 rank x 2 threads and 2 ranks x 1 thread (1x2);
-#   GapBS          tc | cc | pr | bc -f F -s, 2 threads.
+#   GapBS          tc | cc | pr | bc | sssp -f F -s, 2 threads.
 # Workloads: tc (whole count, gridblas with its degree renumbering; GapBS with its own
 # relabelling heuristic), cc (gridblas FastSV, GapBS Afforest), pagerank (20 iterations, no
 # early stop: gridblas --iterations 20 --tolerance 0, GapBS pr -i 20 -t 0), bc (4 sources:
-# gridblas --sources of 4 vertices, GapBS bc -i 4 with its own random sources). Times are each
+# gridblas --sources of 4 vertices, GapBS bc -i 4 with its own random sources), sssp (from
+# vertex 1 on a copy of F with integer weights uniform in [1, 255] (seeded), which both read;
+# each with its default delta). Times are each
 # program's own mean over --trials runs. Writes bench-results/algo-<date>/results.md
 # (git-ignored). The mxm-based products against SuiteSparse:GraphBLAS are in bench-mxm.sh.
 #
 # Usage: scripts/bench-algorithms.sh [--scale S] [--rounds N] [--trials N]
-#            [--algos "tc cc pagerank bc"] [--gapbs DIR] [--build-dir DIR] [--out DIR]
+#            [--algos "tc cc pagerank bc sssp"] [--gapbs DIR] [--build-dir DIR] [--out DIR]
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 scale=18
 rounds=2
 trials=3
-algos="tc cc pagerank bc"
+algos="tc cc pagerank bc sssp"
 gapbs_src=${GAPBS_DIR:-}
 build="build/release"
 out=""
@@ -53,18 +55,40 @@ gapbs=""
 if [[ -n "$gapbs_src" ]]; then
     gapbs="$out/gapbs"
     cp -r "$gapbs_src" "$gapbs"
-    make -C "$gapbs" -j2 tc cc pr bc > "$out/logs/gapbs-build.log" 2>&1
+    make -C "$gapbs" -j2 tc cc pr bc sssp > "$out/logs/gapbs-build.log" 2>&1
 fi
 file="bench-results/graphs/kron$scale.mtx"
 mkdir -p bench-results/graphs
 [[ -s "$file" ]] || "$kron" --scale "$scale" --output "$file"
+wfile="bench-results/graphs/kron${scale}w.mtx"
+if [[ " $algos " == *" sssp "* && ! -s "$wfile" ]]; then
+    python3 - "$file" "$wfile" <<'PY'
+import random, sys
+random.seed(7)
+header = True
+with open(sys.argv[1]) as f, open(sys.argv[2], "w") as g:
+    for line in f:
+        if line.startswith("%%MatrixMarket"):
+            g.write("%%MatrixMarket matrix coordinate integer symmetric\n")
+        elif line.startswith("%"):
+            g.write(line)
+        elif header:
+            g.write(line)
+            header = False
+        else:
+            a, b = line.split()[:2]
+            g.write(f"{a} {b} {random.randint(1, 255)}\n")
+PY
+fi
 
 rows="$out/rows.tsv"
 : > "$rows"
 for round in $(seq 1 "$rounds"); do
     for algo in $algos; do
         extra=()
+        input="$file"
         case "$algo" in
+            sssp) extra=(--source 1); input="$wfile" ;;
             pagerank) extra=(--iterations 20 --tolerance 0) ;;
             bc) extra=(--sources 1,100,1000,10000) ;;
         esac
@@ -72,16 +96,17 @@ for round in $(seq 1 "$rounds"); do
             threads=1; [[ $np -eq 1 ]] && threads=2
             log="$out/logs/gridblas-$algo-np$np-r$round.log"
             OMP_NUM_THREADS=$threads mpirun $over -np "$np" --bind-to none -x OMP_NUM_THREADS \
-                "$graph_bin" "$algo" --file "$file" --trials "$trials" "${extra[@]}" > "$log" 2>&1
+                "$graph_bin" "$algo" --file "$input" --trials "$trials" "${extra[@]}" > "$log" 2>&1
             t=$(awk '/^mean_time:/ {print $2}' "$log")
             printf '%s\tgridblas\t%sr x %st\t%s\t%s\n' "$algo" "$np" "$threads" "$round" "$t" >> "$rows"
         done
         if [[ -n "$gapbs" ]]; then
             case "$algo" in
                 tc) g=(tc) ;; cc) g=(cc) ;; pagerank) g=(pr -i 20 -t 0) ;; bc) g=(bc -i 4) ;;
+                sssp) g=(sssp -r 1) ;;
             esac
             log="$out/logs/gapbs-$algo-r$round.log"
-            OMP_NUM_THREADS=2 "$gapbs/${g[0]}" -f "$file" -s -n "$trials" "${g[@]:1}" > "$log" 2>&1
+            OMP_NUM_THREADS=2 "$gapbs/${g[0]}" -f "$input" -s -n "$trials" "${g[@]:1}" > "$log" 2>&1
             t=$(awk '/^Average Time:/ {print $3}' "$log")
             printf '%s\tgapbs\t2t\t%s\t%s\n' "$algo" "$round" "$t" >> "$rows"
         fi

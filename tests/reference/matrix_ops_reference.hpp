@@ -18,80 +18,6 @@
 
 namespace gridblas::ref {
 
-namespace mdetail {
-
-/// Is (i, j) in the effective mask? `mask` is null for "no mask".
-template <class M>
-bool in_mask(const Mat<M>* mask, std::pair<gindex_t, gindex_t> ij, const Descriptor& d) {
-    bool in = true;
-    if (mask) {
-        const auto it = mask->find(ij);
-        if (it == mask->end()) {
-            in = false;
-        } else if constexpr (std::is_same_v<M, Pattern>) {
-            in = true;
-        } else {
-            in = d.mask_structural || static_cast<bool>(it->second);
-        }
-    }
-    return d.mask_complement ? !in : in;
-}
-
-template <class W, class T>
-W cast(const T& x) {
-    if constexpr (std::is_same_v<W, Pattern>) {
-        return Pattern{};
-    } else {
-        return W(x);
-    }
-}
-
-template <class W, class M, class Accum, class T>
-Mat<W> output_stage(const Mat<W>& c, const Mat<T>& t, const Mat<M>* mask, Accum accum,
-                    const Descriptor& d) {
-    // Z = accum(C, T) over the union, or Z = T.
-    Mat<W> z;
-    if constexpr (std::is_same_v<Accum, NoAccum>) {
-        for (const auto& [ij, x] : t) z[ij] = cast<W>(x);
-    } else {
-        z = c;
-        for (const auto& [ij, x] : t) {
-            const auto it = z.find(ij);
-            if (it == z.end()) {
-                z[ij] = cast<W>(x);
-            } else {
-                it->second = cast<W>(accum(it->second, cast<W>(x)));
-            }
-        }
-    }
-    // C = {C(i,j) : (i,j) ∉ M~} (unless replace) ∪ {Z(i,j) : (i,j) ∈ M~}.
-    Mat<W> out;
-    if (!d.replace) {
-        for (const auto& [ij, x] : c) {
-            if (!in_mask(mask, ij, d)) out[ij] = x;
-        }
-    }
-    for (const auto& [ij, x] : z) {
-        if (in_mask(mask, ij, d)) out[ij] = x;
-    }
-    return out;
-}
-
-}  // namespace mdetail
-
-/// C⟨no mask⟩ = accum(C, T) per the descriptor.
-template <class W, class Accum, class T>
-Mat<W> output_stage(const Mat<W>& c, const Mat<T>& t, NoMask, Accum accum, const Descriptor& d) {
-    return mdetail::output_stage(c, t, static_cast<const Mat<int>*>(nullptr), accum, d);
-}
-
-/// C⟨mask⟩ = accum(C, T) per the descriptor.
-template <class W, class M, class Accum, class T>
-Mat<W> output_stage(const Mat<W>& c, const Mat<T>& t, const Mat<M>& mask, Accum accum,
-                    const Descriptor& d) {
-    return mdetail::output_stage(c, t, &mask, accum, d);
-}
-
 /// Aᵀ.
 template <class T>
 Mat<T> transpose(const Mat<T>& a) {
@@ -220,15 +146,15 @@ Mat<W> assign(const Mat<W>& c, const MaskT& mask, Accum accum, const Mat<A>& a,
             const auto ic = c.find(ij);
             if constexpr (std::is_same_v<Accum, NoAccum>) {
                 if (ia != a.end()) {
-                    z[ij] = mdetail::cast<W>(ia->second);
+                    z[ij] = detail::cast<W>(ia->second);
                 } else {
                     z.erase(ij);
                 }
             } else {
                 if (ia != a.end() && ic != c.end()) {
-                    z[ij] = mdetail::cast<W>(accum(ic->second, mdetail::cast<W>(ia->second)));
+                    z[ij] = detail::cast<W>(accum(ic->second, detail::cast<W>(ia->second)));
                 } else if (ia != a.end()) {
-                    z[ij] = mdetail::cast<W>(ia->second);
+                    z[ij] = detail::cast<W>(ia->second);
                 }
             }
         }

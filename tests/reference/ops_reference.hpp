@@ -19,13 +19,13 @@ namespace gridblas::ref {
 
 namespace detail {
 
-/// Is index i in the effective mask m~ (GraphBLAS C API 2.1 §3.5.3)? `mask` is null for
-/// "no mask".
-template <class M>
-bool in_mask(const Vec<M>* mask, gindex_t i, const Descriptor& d) {
-    bool in = true;  // no mask: every index
+/// Is key k (an index, or a (row, column) pair) in the effective mask m~ (GraphBLAS C API
+/// 2.1 §3.5.3)? `mask` is null for "no mask".
+template <class K, class M>
+bool in_mask(const std::map<K, M>* mask, const std::type_identity_t<K>& k, const Descriptor& d) {
+    bool in = true;  // no mask: every key
     if (mask) {
-        const auto it = mask->find(i);
+        const auto it = mask->find(k);
         if (it == mask->end()) {
             in = false;
         } else if constexpr (std::is_same_v<M, Pattern>) {
@@ -37,49 +37,63 @@ bool in_mask(const Vec<M>* mask, gindex_t i, const Descriptor& d) {
     return d.mask_complement ? !in : in;
 }
 
-template <class W, class M, class Accum, class T>
-Vec<W> output_stage(const Vec<W>& w, const Vec<T>& t, const Vec<M>* mask, Accum accum,
-                    const Descriptor& d) {
+/// x as the output's type; every value becomes the one Pattern value.
+template <class W, class T>
+W cast(const T& x) {
+    if constexpr (std::is_same_v<W, Pattern>) {
+        return Pattern{};
+    } else {
+        return W(x);
+    }
+}
+
+/// w⟨mask⟩ = accum(w, t) for vectors and matrices alike (maps keyed by index or by
+/// (row, column)).
+template <class K, class W, class M, class Accum, class T>
+std::map<K, W> output_stage(const std::map<K, W>& w, const std::map<K, T>& t,
+                            const std::map<K, M>* mask, Accum accum, const Descriptor& d) {
     // z = accum(w, t): the union of w and t, accum where both exist; or z = t.
-    Vec<W> z;
+    std::map<K, W> z;
     if constexpr (std::is_same_v<Accum, NoAccum>) {
-        for (const auto& [i, x] : t) z[i] = W(x);
+        for (const auto& [k, x] : t) z[k] = cast<W>(x);
     } else {
         z = w;
-        for (const auto& [i, x] : t) {
-            const auto it = z.find(i);
+        for (const auto& [k, x] : t) {
+            const auto it = z.find(k);
             if (it == z.end()) {
-                z[i] = W(x);
+                z[k] = cast<W>(x);
             } else {
-                it->second = W(accum(it->second, W(x)));
+                it->second = cast<W>(accum(it->second, cast<W>(x)));
             }
         }
     }
-    // w = {w(i) : i ∉ m~} (unless replace) ∪ {z(i) : i ∈ m~}.
-    Vec<W> out;
+    // w = {w(k) : k ∉ m~} (unless replace) ∪ {z(k) : k ∈ m~}.
+    std::map<K, W> out;
     if (!d.replace) {
-        for (const auto& [i, x] : w) {
-            if (!in_mask(mask, i, d)) out[i] = x;
+        for (const auto& [k, x] : w) {
+            if (!in_mask(mask, k, d)) out[k] = x;
         }
     }
-    for (const auto& [i, x] : z) {
-        if (in_mask(mask, i, d)) out[i] = x;
+    for (const auto& [k, x] : z) {
+        if (in_mask(mask, k, d)) out[k] = x;
     }
     return out;
 }
 
 }  // namespace detail
 
-/// w⟨no mask⟩ = accum(w, t) per the descriptor (complement and replace still apply).
-template <class W, class Accum, class T>
-Vec<W> output_stage(const Vec<W>& w, const Vec<T>& t, NoMask, Accum accum, const Descriptor& d) {
-    return detail::output_stage(w, t, static_cast<const Vec<int>*>(nullptr), accum, d);
+/// w⟨no mask⟩ = accum(w, t) per the descriptor (complement and replace still apply); w is a
+/// vector or a matrix.
+template <class K, class W, class Accum, class T>
+std::map<K, W> output_stage(const std::map<K, W>& w, const std::map<K, T>& t, NoMask, Accum accum,
+                            const Descriptor& d) {
+    return detail::output_stage(w, t, static_cast<const std::map<K, int>*>(nullptr), accum, d);
 }
 
-/// w⟨mask⟩ = accum(w, t) per the descriptor.
-template <class W, class M, class Accum, class T>
-Vec<W> output_stage(const Vec<W>& w, const Vec<T>& t, const Vec<M>& mask, Accum accum,
-                    const Descriptor& d) {
+/// w⟨mask⟩ = accum(w, t) per the descriptor; w is a vector or a matrix.
+template <class K, class W, class M, class Accum, class T>
+std::map<K, W> output_stage(const std::map<K, W>& w, const std::map<K, T>& t,
+                            const std::map<K, M>& mask, Accum accum, const Descriptor& d) {
     return detail::output_stage(w, t, &mask, accum, d);
 }
 

@@ -14,29 +14,6 @@
 
 namespace gridblas {
 
-namespace {
-
-/// This rank's block of `f` as CSR over all its local rows, with value g(row, col, x).
-template <class G>
-Csr<double> block_rows(const DistMatrix<double>& f, G g) {
-    const lindex_t rows = f.row_dist().block_rows();
-    std::vector<offset_t> ptr(std::size_t(rows) + 1, 0);
-    std::vector<lindex_t> cols;
-    ValueArray<double> vals;
-    cols.reserve(f.local_nvals());
-    vals.reserve(f.local_nvals());
-    f.by_row().for_each([&](lindex_t r, lindex_t c, double x) {
-        ++ptr[std::size_t(r) + 1];
-        cols.push_back(c);
-        vals.push_back(g(r, c, x));
-    });
-    for (lindex_t r = 0; r < rows; ++r) ptr[r + 1] += ptr[r];
-    return Csr<double>::from_arrays(rows, f.col_dist().block_cols(), std::move(ptr),
-                                    std::move(cols), std::move(vals));
-}
-
-}  // namespace
-
 BcResult betweenness_centrality(const DistMatrix<Pattern>& a, const std::vector<gindex_t>& sources,
                                 const BcOptions& options) {
     detail::check_graph_algorithm(a, "betweenness_centrality");
@@ -74,9 +51,11 @@ BcResult betweenness_centrality(const DistMatrix<Pattern>& a, const std::vector<
         auto next = DistMatrix<double>::shell(grid, k, n, fmt);
         mxm(next, paths, no_accum, plus_times<double>{}, frontier.back(), a, unvisited);
         if (next.nvals() == 0) break;
-        apply_matrix_output_stage(paths, detail::MatrixMask(false), std::plus<double>{},
-                                  block_rows(next, [](lindex_t, lindex_t, double x) { return x; }),
-                                  Descriptor{});
+        apply_matrix_output_stage(
+            paths, detail::MatrixMask(false), std::plus<double>{},
+            detail::block_rows<double>(
+                next, [](lindex_t, lindex_t, double x) { return std::optional<double>(x); }),
+            Descriptor{});
         frontier.push_back(std::move(next));
     }
     const int depth = int(frontier.size()) - 1;
@@ -97,16 +76,10 @@ BcResult betweenness_centrality(const DistMatrix<Pattern>& a, const std::vector<
     on_level.mask_structural = on_level.replace = true;
     for (int d = depth; d >= 2; --d) {
         auto w = DistMatrix<double>::shell(grid, k, n, fmt);
-        {
-            Csr<double> rows = block_rows(
-                frontier[std::size_t(d)],
-                [&](lindex_t i, lindex_t j, double) { return bcu[at(i, j)] / sigma[at(i, j)]; });
-            std::vector<offset_t> ptr;
-            std::vector<lindex_t> cols;
-            ValueArray<double> vals;
-            rows.release(ptr, cols, vals);
-            w.assemble_rows(std::move(ptr), std::move(cols), std::move(vals));
-        }
+        w.assemble_rows(detail::block_rows<double>(
+            frontier[std::size_t(d)], [&](lindex_t i, lindex_t j, double) {
+                return std::optional<double>(bcu[at(i, j)] / sigma[at(i, j)]);
+            }));
         auto up = DistMatrix<double>::shell(grid, k, n, fmt);
         mxm(up, frontier[std::size_t(d - 1)], no_accum, plus_times<double>{}, w, at_graph,
             on_level);

@@ -4,6 +4,7 @@
 
 #include "gridblas/algorithms/multi_source_bfs.hpp"
 
+#include <optional>
 #include <string>
 
 #include "algorithms/algo_checks.hpp"
@@ -14,22 +15,6 @@
 namespace gridblas {
 
 namespace {
-
-/// This rank's block of `f` as CSR over all its local rows, every value set to `value`.
-Csr<gindex_t> block_with_value(const DistMatrix<gindex_t>& f, gindex_t value) {
-    const lindex_t rows = f.row_dist().block_rows();
-    std::vector<offset_t> ptr(std::size_t(rows) + 1, 0);
-    std::vector<lindex_t> cols;
-    cols.reserve(f.local_nvals());
-    f.by_row().for_each([&](lindex_t r, lindex_t c, gindex_t) {
-        ++ptr[std::size_t(r) + 1];
-        cols.push_back(c);
-    });
-    for (lindex_t r = 0; r < rows; ++r) ptr[r + 1] += ptr[r];
-    ValueArray<gindex_t> vals(cols.size(), value);
-    return Csr<gindex_t>::from_arrays(rows, f.col_dist().block_cols(), std::move(ptr),
-                                      std::move(cols), std::move(vals));
-}
 
 /// Keeps the value C already has (the union's rule for the visited matrix).
 struct KeepOld {
@@ -78,8 +63,12 @@ MultiSourceBfsResult multi_source_bfs(const DistMatrix<Pattern>& a,
         if (next.nvals() == 0) break;
         // levels = levels ∪ {(s, v, level) : next(s, v)}: the output stage with "keep the old
         // value" as accumulator (the new entries are never already in levels).
-        apply_matrix_output_stage(out.levels, detail::MatrixMask(false), KeepOld{},
-                                  block_with_value(next, level), Descriptor{});
+        apply_matrix_output_stage(
+            out.levels, detail::MatrixMask(false), KeepOld{},
+            detail::block_rows<gindex_t>(
+                next,
+                [level](lindex_t, lindex_t, gindex_t) { return std::optional<gindex_t>(level); }),
+            Descriptor{});
         frontier = std::move(next);
         out.depth = int(level);
     }

@@ -20,6 +20,7 @@
 #include "gridblas/matrix/dist_matrix.hpp"
 #include "gridblas/ops/arg_checks.hpp"
 #include "gridblas/ops/descriptor.hpp"
+#include "gridblas/ops/matrix_output_stage.hpp"
 #include "gridblas/ops/output_stage.hpp"
 #include "gridblas/vector/dist_vector.hpp"
 #include "gridblas/vector/sparse_vector.hpp"
@@ -27,15 +28,6 @@
 namespace gridblas {
 
 namespace detail {
-
-/// Throws InvalidValue when a matrix was default-constructed (it has no grid).
-template <class T>
-void check_initialised(const char* op, const char* name, const DistMatrix<T>& a) {
-    if (!a.grid()) {
-        throw InvalidValue(std::string(op) + ": " + name +
-                           " is an uninitialised matrix (it has no process grid)");
-    }
-}
 
 /// Vector apply with f(global index, value); the front of apply() and apply_index().
 template <class W, class Mask, class Accum, class U, class F>
@@ -69,26 +61,12 @@ DistMatrix<R> rebuild_entries(const DistMatrix<T>& a, F f) {
         keep.relabel_seed = a.relabel()->seed();
     }
     DistMatrix<R> c = DistMatrix<R>::shell(a.grid(), a.nrows(), a.ncols(), keep);
-    // A's by-row block is read in row order, columns ascending, so the kept entries are
-    // already C's rows: no sort.
-    std::vector<offset_t> ptr(std::size_t(a.row_dist().block_rows()) + 1, 0);
-    std::vector<lindex_t> cols;
-    ValueArray<R> vals;
-    cols.reserve(a.local_nvals());
-    vals.reserve(a.local_nvals());
     const int gi = a.grid()->my_row();
     const int gj = a.grid()->my_col();
-    a.by_row().for_each([&](lindex_t r, lindex_t k, const T& x) {
-        auto y = f(a.external_id(a.row_dist().global_row(gi, r)),
-                   a.external_id(a.col_dist().global_col(gj, k)), x);
-        if (y) {
-            ++ptr[std::size_t(r) + 1];
-            cols.push_back(k);
-            vals.push_back(*y);
-        }
-    });
-    for (std::size_t r = 1; r < ptr.size(); ++r) ptr[r] += ptr[r - 1];
-    c.assemble_rows(std::move(ptr), std::move(cols), std::move(vals));
+    c.assemble_rows(block_rows<R>(a, [&](lindex_t r, lindex_t k, const T& x) {
+        return f(a.external_id(a.row_dist().global_row(gi, r)),
+                 a.external_id(a.col_dist().global_col(gj, k)), x);
+    }));
     return c;
 }
 

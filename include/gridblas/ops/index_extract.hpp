@@ -47,7 +47,7 @@ void extract(DistMatrix<W>& c, const Mask& mask, Accum accum, const DistMatrix<A
              const Descriptor& desc = {}) {
     constexpr const char* name = "extract";
     detail::check_matrix_output(name, c, mask);
-    detail::check_matrix_initialised(name, "A", a);
+    detail::check_initialised(name, "A", a);
     if (a.grid() != c.grid()) throw InvalidValue("extract: C and A live on different grids");
     detail::check_not_relabelled(name, "A", a);
     if (c.nrows() != gindex_t(rows.size()) || c.ncols() != gindex_t(cols.size())) {

@@ -56,8 +56,8 @@ void kronecker(DistMatrix<W>& c, const Mask& mask, Accum accum, Op op, const Dis
                const DistMatrix<BV>& b, const Descriptor& desc = {}) {
     constexpr const char* name = "kronecker";
     detail::check_matrix_output(name, c, mask);
-    detail::check_matrix_initialised(name, "A", a);
-    detail::check_matrix_initialised(name, "B", b);
+    detail::check_initialised(name, "A", a);
+    detail::check_initialised(name, "B", b);
     if (a.grid() != c.grid() || b.grid() != c.grid()) {
         throw InvalidValue("kronecker: C, A and B do not all live on the same process grid");
     }

@@ -31,7 +31,7 @@ namespace gridblas::detail {
 /// Uses only facts every rank shares, so every rank throws alike. No communication.
 template <class W, class Mask>
 void check_matrix_output(const char* op, const DistMatrix<W>& c, const Mask& mask) {
-    check_matrix_initialised(op, "C", c);
+    check_initialised(op, "C", c);
     check_not_relabelled(op, "C", c);
     check_cpu_grid(op, *c.grid());
     check_matrix_mask(op, c, mask);

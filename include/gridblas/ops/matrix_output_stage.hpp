@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -146,9 +147,34 @@ MatrixMask make_matrix_mask(const M& mask, const Descriptor& d) {
     }
 }
 
-/// Throws InvalidValue when a matrix was default-constructed (it has no grid).
+/// This rank's block of `a` as a CSR over all its local rows, keeping the entries for which
+/// f(local row, local column, value) returns a value (a std::optional<R>). The by-row block
+/// is read in order, so rows and columns come out sorted: no sort.
+template <class R, class T, class F>
+Csr<R> block_rows(const DistMatrix<T>& a, F f) {
+    const lindex_t nrows = a.row_dist().block_rows();
+    std::vector<offset_t> ptr(std::size_t(nrows) + 1, 0);
+    std::vector<lindex_t> cols;
+    ValueArray<R> vals;
+    cols.reserve(a.local_nvals());
+    vals.reserve(a.local_nvals());
+    a.by_row().for_each([&](lindex_t r, lindex_t k, const T& x) {
+        auto y = f(r, k, x);
+        if (y) {
+            ++ptr[std::size_t(r) + 1];
+            cols.push_back(k);
+            vals.push_back(*y);
+        }
+    });
+    for (std::size_t r = 1; r < ptr.size(); ++r) ptr[r] += ptr[r - 1];
+    return Csr<R>::from_arrays(nrows, a.col_dist().block_cols(), std::move(ptr), std::move(cols),
+                               std::move(vals));
+}
+
+/// Throws InvalidValue when a matrix was default-constructed (it has no grid). The matrix
+/// twin of check_initialised() for vectors (arg_checks.hpp).
 template <class T>
-void check_matrix_initialised(const char* op, const char* name, const DistMatrix<T>& a) {
+void check_initialised(const char* op, const char* name, const DistMatrix<T>& a) {
     if (!a.grid()) {
         throw InvalidValue(std::string(op) + ": " + name +
                            " is an uninitialised matrix (it has no process grid)");
@@ -160,7 +186,7 @@ template <class C, class T>
 void check_matrix_operand(const char* op, const DistMatrix<C>& c, const char* name,
                           const DistMatrix<T>& x, gindex_t nrows, gindex_t ncols,
                           const char* shape_note = "") {
-    check_matrix_initialised(op, name, x);
+    check_initialised(op, name, x);
     if (x.grid() != c.grid()) {
         throw InvalidValue(std::string(op) + ": C and " + name +
                            " live on different process grids");
@@ -265,11 +291,7 @@ void apply_matrix_output_stage(DistMatrix<W>& c, const detail::MatrixMask& mask,
     if constexpr (std::is_same_v<W, TV> && std::is_same_v<Accum, NoAccum>) {
         // C = T where nothing is masked and nothing of C survives: T's rows become C's.
         if (mask.all() && (d.replace || c.local_nvals() == 0)) {
-            std::vector<offset_t> ptr;
-            std::vector<lindex_t> cols;
-            ValueArray<W> vals;
-            t.release(ptr, cols, vals);
-            c.assemble_rows(std::move(ptr), std::move(cols), std::move(vals));
+            c.assemble_rows(std::move(t));
             return;
         }
     }

@@ -76,9 +76,9 @@ template <class W, class Mask, class TA, class TB>
 void check_mxm_args(const DistMatrix<W>& c, const Mask& mask, const DistMatrix<TA>& a,
                     const DistMatrix<TB>& b, const Descriptor& d) {
     constexpr const char* op = "mxm";
-    check_matrix_initialised(op, "C", c);
-    check_matrix_initialised(op, "A", a);
-    check_matrix_initialised(op, "B", b);
+    check_initialised(op, "C", c);
+    check_initialised(op, "A", a);
+    check_initialised(op, "B", b);
     if (a.grid() != c.grid() || b.grid() != c.grid()) {
         throw InvalidValue("mxm: C, A and B must live on the same process grid");
     }

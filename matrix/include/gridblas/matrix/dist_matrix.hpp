@@ -218,6 +218,15 @@ public:
         by_col_ready_ = false;
     }
 
+    /// Same, from the block's rows as a CSR (block_rows() x block_cols(); consumed).
+    void assemble_rows(Csr<T>&& rows) {
+        std::vector<offset_t> ptr;
+        std::vector<lindex_t> cols;
+        ValueArray<T> vals;
+        rows.release(ptr, cols, vals);
+        assemble_rows(std::move(ptr), std::move(cols), std::move(vals));
+    }
+
 private:
     std::shared_ptr<ProcessGrid> grid_;
     Distribution rows_;

@@ -22,6 +22,8 @@ extern "C" {
 #include "common/cli.hpp"
 #include "common/graph500_stats.hpp"
 #include "common/graphblas_graph.hpp"
+#include "common/mxm_options.hpp"
+#include "gridblas/algorithms/triangle_count.hpp"
 
 namespace {
 
@@ -41,38 +43,22 @@ const char* kHelp = R"(gridblas-baseline-graphblas-mxm: mxm products on SuiteSpa
   --help
 )";
 
-/// A renumbered by ascending (degree, id), as gridblas' triangle_count does.
+/// A renumbered by ascending (degree, id), with gridblas' triangle_count's own numbering.
 GrB_Matrix renumber_by_degree(const Graph& g) {
-    std::vector<std::int64_t> order(g.n);
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](std::int64_t x, std::int64_t y) {
-        return g.host_degree[std::size_t(x)] < g.host_degree[std::size_t(y)];
-    });
-    std::vector<GrB_Index> new_id(g.n);
-    for (GrB_Index k = 0; k < g.n; ++k) new_id[std::size_t(order[k])] = k;
+    const std::vector<gridblas::gindex_t> new_id = gridblas::detail::ids_by_degree(g.host_degree);
     GrB_Index nz = g.entries;
     std::vector<GrB_Index> r(nz), c(nz);
     std::unique_ptr<bool[]> v(new bool[nz]);
     CHECK_GRB(GrB_Matrix_extractTuples_BOOL(r.data(), c.data(), v.get(), &nz, g.a));
     for (GrB_Index k = 0; k < nz; ++k) {
-        r[k] = new_id[r[k]];
-        c[k] = new_id[c[k]];
+        r[k] = GrB_Index(new_id[r[k]]);
+        c[k] = GrB_Index(new_id[c[k]]);
     }
     GrB_Matrix b = nullptr;
     CHECK_GRB(GrB_Matrix_new(&b, GrB_BOOL, g.n, g.n));
     CHECK_GRB(GrB_Matrix_build_BOOL(b, r.data(), c.data(), v.get(), nz, GrB_LOR));
     CHECK_GRB(GrB_Matrix_wait(b, GrB_MATERIALIZE));
     return b;
-}
-
-bool degrees_skewed(const std::vector<std::int64_t>& d) {
-    if (d.size() < 1000) return false;
-    std::vector<std::int64_t> s = d;
-    std::nth_element(s.begin(), s.begin() + std::ptrdiff_t(s.size() / 2), s.end());
-    const double median = double(s[s.size() / 2]);
-    const double mean =
-        double(std::accumulate(d.begin(), d.end(), std::int64_t(0))) / double(d.size());
-    return mean > 1.3 * (median + 1.0);
 }
 
 int run(int argc, char** argv) {
@@ -88,11 +74,8 @@ int run(int argc, char** argv) {
     kp.edgefactor = int(cli.integer("edgefactor", 16, 1, 1024));
     kp.seed = std::uint64_t(cli.integer("seed", 1, 0, std::int64_t(1) << 62));
     const int trials = int(cli.integer("trials", 3, 1, 1 << 20));
-    const std::string presort = cli.str("presort", "auto");
-    if (presort != "auto" && presort != "always" && presort != "never") {
-        throw std::invalid_argument("option --presort: '" + presort +
-                                    "' (expected auto, always or never)");
-    }
+    const gridblas::DegreeSort presort =
+        gridblas::bench::parse_degree_sort(cli.str("presort", "auto"));
     std::vector<std::string> products;
     {
         std::stringstream ss(cli.str("products", "aa,aat,tc"));
@@ -122,8 +105,9 @@ int run(int argc, char** argv) {
         std::int64_t triangles = 0;
         GrB_Matrix l = nullptr, u = nullptr, sorted = nullptr;
         if (p == "tc") {
-            const bool sort =
-                presort == "always" || (presort == "auto" && degrees_skewed(g.host_degree));
+            const bool sort = presort == gridblas::DegreeSort::always ||
+                              (presort == gridblas::DegreeSort::automatic &&
+                               gridblas::detail::degrees_skewed(g.host_degree));
             if (sort) sorted = renumber_by_degree(g);
             GrB_Matrix src = sort ? sorted : g.a;
             CHECK_GRB(GrB_Matrix_new(&l, GrB_BOOL, g.n, g.n));

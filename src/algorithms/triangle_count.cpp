@@ -29,29 +29,12 @@ std::vector<gindex_t> all_degrees(const DistMatrix<Pattern>& a) {
     return mine;
 }
 
-/// GapBS' test for a skewed degree distribution: the mean well above the median.
-bool degrees_skewed(const std::vector<gindex_t>& d) {
-    if (d.size() < 1000) return false;
-    std::vector<gindex_t> sorted = d;
-    std::nth_element(sorted.begin(), sorted.begin() + std::ptrdiff_t(sorted.size() / 2),
-                     sorted.end());
-    const double median = double(sorted[sorted.size() / 2]);
-    const double mean = double(std::accumulate(d.begin(), d.end(), gindex_t(0))) / double(d.size());
-    return mean > 1.3 * (median + 1.0);
-}
-
 /// `a` with vertex v renumbered to its rank in ascending (degree, id) order, self-loops
 /// dropped. Every rank sorts the same degrees, so all agree on the numbering. Collective.
 DistMatrix<Pattern> renumber_by_degree(const DistMatrix<Pattern>& a,
                                        const std::vector<gindex_t>& degree) {
     const gindex_t n = a.nrows();
-    std::vector<gindex_t> order(static_cast<std::size_t>(n));
-    std::iota(order.begin(), order.end(), gindex_t(0));
-    std::stable_sort(order.begin(), order.end(), [&](gindex_t x, gindex_t y) {
-        return degree[std::size_t(x)] < degree[std::size_t(y)];
-    });
-    std::vector<gindex_t> new_id(static_cast<std::size_t>(n));
-    for (gindex_t k = 0; k < n; ++k) new_id[std::size_t(order[std::size_t(k)])] = k;
+    const std::vector<gindex_t> new_id = detail::ids_by_degree(degree);
     std::vector<gindex_t> r, c;
     r.reserve(a.local_nvals());
     c.reserve(a.local_nvals());
@@ -67,6 +50,32 @@ DistMatrix<Pattern> renumber_by_degree(const DistMatrix<Pattern>& a,
 
 }  // namespace
 
+namespace detail {
+
+bool degrees_skewed(std::span<const gindex_t> d) {
+    if (d.size() < 1000) return false;
+    std::vector<gindex_t> sorted(d.begin(), d.end());
+    std::nth_element(sorted.begin(), sorted.begin() + std::ptrdiff_t(sorted.size() / 2),
+                     sorted.end());
+    const double median = double(sorted[sorted.size() / 2]);
+    const double mean = double(std::accumulate(d.begin(), d.end(), gindex_t(0))) / double(d.size());
+    return mean > 1.3 * (median + 1.0);
+}
+
+std::vector<gindex_t> ids_by_degree(std::span<const gindex_t> degree) {
+    const std::size_t n = degree.size();
+    std::vector<gindex_t> order(n);
+    std::iota(order.begin(), order.end(), gindex_t(0));
+    std::stable_sort(order.begin(), order.end(), [&](gindex_t x, gindex_t y) {
+        return degree[std::size_t(x)] < degree[std::size_t(y)];
+    });
+    std::vector<gindex_t> new_id(n);
+    for (std::size_t k = 0; k < n; ++k) new_id[std::size_t(order[k])] = gindex_t(k);
+    return new_id;
+}
+
+}  // namespace detail
+
 TriangleResult triangle_count(const DistMatrix<Pattern>& a, const TriangleOptions& options) {
     detail::check_graph_algorithm(a, "triangle_count");
     comm::Communicator& world = a.grid()->world();
@@ -77,7 +86,7 @@ TriangleResult triangle_count(const DistMatrix<Pattern>& a, const TriangleOption
     std::vector<gindex_t> degree;
     if (options.presort == DegreeSort::automatic) {
         degree = all_degrees(a);
-        sort = degrees_skewed(degree);
+        sort = detail::degrees_skewed(degree);
     } else if (sort) {
         degree = all_degrees(a);
     }

@@ -15,6 +15,7 @@
 /// C⟨A⟩ = A ⊕.⊗ A over plus_pair, t(i) = Σ_j C(i, j) / 2 triangles touch vertex i and
 /// lcc(i) = 2 t(i) / (d(i) (d(i) - 1)), 0 when d(i) < 2. Self-loops are ignored by both.
 
+#include <span>
 #include <vector>
 
 #include "gridblas/core/distribution.hpp"
@@ -65,5 +66,17 @@ struct LccResult {
 /// Local clustering coefficient of every vertex of the undirected graph `a` (as
 /// networkx.clustering). Collective; same errors as triangle_count().
 LccResult local_clustering(const DistMatrix<Pattern>& a);
+
+namespace detail {
+
+/// GapBS' test for a skewed degree distribution (mean above 1.3 x (median + 1)), the rule of
+/// DegreeSort::automatic; false below 1000 vertices. Shared with the SuiteSparse baseline so
+/// that both renumber alike.
+bool degrees_skewed(std::span<const gindex_t> degree);
+
+/// The renumbering by ascending (degree, id): new_id[v] for every vertex v.
+std::vector<gindex_t> ids_by_degree(std::span<const gindex_t> degree);
+
+}  // namespace detail
 
 }  // namespace gridblas

@@ -52,10 +52,11 @@ Graph (one of):
                        results are reported in the original ids)
 Run:
   --roots N            number of search keys (default 64)
-  --root R             search from vertex R only (0-based)
+  --root R             search from vertex R only (0-based); with --roots N, N times
   --output FILE        with --root: write "vertex parent level" per vertex (-1 = unreached)
   --no-validate        skip the (untimed) Graph500 validation of each search
-  --levels             print the per-level table of the first search
+  --levels             print the per-level table of the first search (with --root R
+                       --roots N: each level's mean time over the N searches)
   --json FILE          write everything (config, searches, levels, counters) as JSON
 Execution:
   --grid RxC           process grid (default: most square)
@@ -143,15 +144,27 @@ void write_output(ProcessGrid& grid, const BfsResult& r, const std::string& path
     if (!f) throw IoError("error writing " + path);
 }
 
-void print_levels(const std::vector<BfsLevelStats>& levels) {
+/// The per-level table of the first search; each level's time is the mean over the searches
+/// from the same root with the same levels (--root R --roots N), which only differ in time.
+void print_levels(const std::vector<Search>& runs) {
+    const Search& first = runs.front();
     std::printf("%5s %4s %12s %12s %14s %10s %12s %12s %10s %10s\n", "level", "dir", "frontier",
                 "discovered", "edges", "messages", "bytes_wire", "bytes_raw", "time_ms", "comm_ms");
-    for (const auto& l : levels) {
+    for (std::size_t k = 0; k < first.levels.size(); ++k) {
+        const BfsLevelStats& l = first.levels[k];
+        double sec = 0, comm = 0;
+        int same = 0;
+        for (const Search& s : runs) {
+            if (s.root != first.root || s.levels.size() != first.levels.size()) continue;
+            sec += s.levels[k].seconds;
+            comm += s.levels[k].comm_seconds;
+            ++same;
+        }
         std::printf("%5d %4s %12lld %12lld %14llu %10llu %12llu %12llu %10.3f %10.3f\n", l.level,
                     l.bottom_up ? "BU" : "TD", (long long)l.frontier, (long long)l.discovered,
                     (unsigned long long)l.edges_examined, (unsigned long long)l.messages,
                     (unsigned long long)l.bytes_wire, (unsigned long long)l.bytes_raw,
-                    l.seconds * 1e3, l.comm_seconds * 1e3);
+                    sec / same * 1e3, comm / same * 1e3);
     }
 }
 
@@ -215,7 +228,8 @@ struct Config {
     bool symmetrize = false;  // --symmetrize
     KroneckerParams kp;
     int nroots = 64;
-    bool single_root = false;  // --root R
+    bool explicit_roots = false;  // --roots given
+    bool single_root = false;     // --root R
     gindex_t root = 0;
     std::string output;  // --output (with --root)
     std::string json;
@@ -248,6 +262,7 @@ Config parse_config(const bench::Cli& cli) {
     c.kp.edgefactor = int(cli.integer("edgefactor", 16, 1, 1024));
     c.kp.seed = std::uint64_t(cli.integer("seed", 1, 0, std::int64_t(1) << 62));
     c.nroots = int(cli.integer("roots", 64, 1, 1 << 20));
+    c.explicit_roots = cli.has("roots");
     c.single_root = cli.has("root");
     c.root = cli.integer("root", 0, 0, std::int64_t(1) << 62);
     c.output = cli.str("output", "");
@@ -357,7 +372,8 @@ std::vector<gindex_t> choose_roots(const Config& c, const std::shared_ptr<Proces
             throw IndexOutOfBounds("--root " + std::to_string(c.root) +
                                    " is not a vertex (the graph has " + std::to_string(n) + ")");
         }
-        return {c.root};
+        // --root R --roots N repeats the one search (per-level timings to compare).
+        return std::vector<gindex_t>(std::size_t(c.explicit_roots ? c.nroots : 1), c.root);
     }
     DistVector<Pattern> shape(grid, n);
     auto roots = pick_roots(*grid, solver, a.row_dist(), shape.local_begin(), c.nroots, c.kp.seed,
@@ -466,7 +482,7 @@ Statistics statistics(const std::vector<Search>& runs) {
 /// The Graph500-style block on stdout (rank 0).
 void print_report(const Config& c, const ProcessGrid& grid, const GraphSummary& g,
                   const Searches& s, const Statistics& st) {
-    if (c.print_levels) print_levels(s.runs.front().levels);
+    if (c.print_levels) print_levels(s.runs);
     std::printf("graph: %s, %s, %lld vertices, %lld edges\n", g.name.c_str(),
                 g.directed ? "directed" : "undirected", (long long)g.vertices, (long long)g.edges);
     if (!c.from_file) std::printf("SCALE: %d\nedgefactor: %d\n", c.kp.scale, c.kp.edgefactor);

@@ -59,8 +59,8 @@ struct BfsSolver::Impl {
     /// examined on this rank.
     std::uint64_t step(bool bottom_up);
     /// Records the vertices of `next` (level depth + 1), makes them the frontier, and returns
-    /// the sum of their out-degrees.
-    gindex_t record_level(gindex_t depth, BfsResult& r);
+    /// the sum of their out-degrees when `sum_degrees` (0 otherwise).
+    gindex_t record_level(gindex_t depth, BfsResult& r, bool sum_degrees);
     /// Parent mode "after": parents from levels, once the search is over.
     void parents_from_levels(BfsResult& r);
 };

@@ -176,7 +176,7 @@ void BfsSolver::run(gindex_t caller_source, BfsResult& r) {
         const comm::Counters c0 = s.grid.total_counters();
         const double l0 = comm::wtime();
         const std::uint64_t examined = s.step(bottom_up);
-        const gindex_t found_degree = s.record_level(depth, r);
+        const gindex_t found_degree = s.record_level(depth, r, !bottom_up);
         const double l1 = comm::wtime();
         const comm::Counters c1 = s.grid.total_counters();
 

@@ -11,9 +11,8 @@
 
 #include <omp.h>
 
-#include <atomic>
-
 #include "bfs/bfs_impl.hpp"
+#include "gridblas/kernels/cpu/bitmap_ops.hpp"
 #include "gridblas/semirings/builtin.hpp"
 
 namespace gridblas {
@@ -45,7 +44,7 @@ std::uint64_t BfsSolver::Impl::step(bool bottom_up) {
     return ws.last_entries;
 }
 
-gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r) {
+gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r, bool sum_degrees) {
     const SparseVector<gindex_t>& nx = next.sparse();
     const auto& ni = nx.indices();
     const gindex_t* parent_of = nx.values().data();
@@ -55,22 +54,25 @@ gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r) {
     gindex_t* parent = r.parent.data();
     const bool keep_parent = opt.parents != ParentMode::after;
     const gindex_t* deg = degree.data();
-    // The new frontier is next's ids; its out-degree sum drives the next direction choice.
-    frontier.sparse().indices().assign(ni.begin(), ni.end());
+    // The new frontier is next's ids; its out-degree sum drives the next direction choice
+    // (after a bottom-up level the rule asks for the frontier's size only).
+    auto& front = frontier.sparse().indices();
+    front.resize(found);
+    lindex_t* fi = front.data();
     frontier.sparse().set_size(local_n);
     gindex_t degree_sum = 0;
+    kernels::set_bits_sorted(vis, ni.data(), found);
     // Parallel over the found vertices; ids ascend, so threads touch disjoint ranges of the
-    // level/parent arrays, and the visited words they share are updated atomically.
+    // level/parent arrays.
     const int threads = found >= (std::size_t(1) << 14) ? omp_get_max_threads() : 1;
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : degree_sum) \
     if (threads > 1)
     for (std::size_t k = 0; k < found; ++k) {
         const lindex_t i = ni[k];
-        std::atomic_ref<std::uint64_t>(vis[i >> 6])
-            .fetch_or(std::uint64_t(1) << (i & 63), std::memory_order_relaxed);
+        fi[k] = i;
         level[i] = depth + 1;
         if (keep_parent) parent[i] = parent_of[k];
-        degree_sum += deg[i];
+        if (sum_degrees) degree_sum += deg[i];
     }
     return degree_sum;
 }

@@ -132,22 +132,12 @@ std::uint64_t rotate_step_cpu(const SpmvLayout<T>& L, const kernels::CompressedV
     kernels::PullPiece<typename S::value_type> pc{offset, len, rb.done.data(), rb.has.data(),
                                                   rb.best.data()};
     const std::uint64_t entries = kernels::pull_piece<S>(
-        view, ws.xb, pc, [&](lindex_t j) { return L.input_global(j); },
+        view, ws.pull_rows, ws.xb, pc, [&](lindex_t j) { return L.input_global(j); },
         [&](const typename S::value_type& c) { return L.input_bound(gindex_t(c)); },
         ws.pull.policy);
-    // Collect the piece's candidates in output order and clear their marks.
-    rb.ids.clear();
-    rb.vals.clear();
-    for (std::size_t w = 0; w < bitmap_words(len); ++w) {
-        std::uint64_t bits = rb.has[w];
-        rb.has[w] = 0;
-        while (bits) {
-            const lindex_t v = lindex_t(w * 64 + std::size_t(std::countr_zero(bits)));
-            bits &= bits - 1;
-            rb.ids.push_back(v);
-            rb.vals.push_back(rb.best[v]);
-        }
-    }
+    // The piece's candidates in output order; their marks are cleared.
+    kernels::collect_candidates(rb.has.data(), rb.best.data(), len, rb.ids, rb.vals,
+                                ws.pull.policy);
     return entries;
 }
 
@@ -180,6 +170,11 @@ void rotate_pull(const SpmvLayout<T>& L, const LocalMask& mask, lindex_t out_len
 
     std::uint64_t entries = 0;
     const kernels::CompressedView<T> view = view_of(*L.pull_block, nullptr, ws.lookup_for);
+    if (!on_device &&
+        (ws.pull_rows_for != L.pull_block->stamp() || !ws.pull_rows.fits(view.n_outer))) {
+        ws.pull_rows = kernels::OuterBitmap(view, ws.pull.policy);
+        ws.pull_rows_for = L.pull_block->stamp();
+    }
     DevicePieceScanner* scanner = nullptr;
     if constexpr (device_rotation_v<S, T>) {
         if (on_device) {

@@ -23,6 +23,7 @@
 
 #include "gridblas/core/collective_check.hpp"
 #include "gridblas/core/error.hpp"
+#include "gridblas/kernels/cpu/bitmap_ops.hpp"
 #include "gridblas/kernels/cpu/spmspv.hpp"
 #include "gridblas/kernels/cpu/spmv_pull.hpp"
 #include "gridblas/matrix/dist_matrix.hpp"
@@ -124,13 +125,11 @@ template <class S, class U, class Y, class T>
 void input_bitmap(SpmvWorkspace<U, Y, T>& ws, lindex_t n_in) {
     if (ws.xb.size() != n_in) ws.xb = BitmapVector<U>(n_in);
     ws.xb.clear_all();
-    std::uint64_t* bits = ws.xb.words().data();
-    for (std::size_t k = 0; k < ws.in_ids.size(); ++k) {
-        const lindex_t i = ws.in_ids[k];
-        bits[i >> 6] |= std::uint64_t(1) << (i & 63);
-        if constexpr (!std::is_same_v<U, Pattern>) {
-            if (!ws.in_vals.empty()) ws.xb.value(i) = ws.in_vals[k];
-        }
+    kernels::set_bits_sorted(ws.xb.words().data(), ws.in_ids.data(), ws.in_ids.size(),
+                             ws.pull.policy);
+    if constexpr (!std::is_same_v<U, Pattern>) {
+        for (std::size_t k = 0; k < ws.in_vals.size(); ++k)
+            ws.xb.value(ws.in_ids[k]) = ws.in_vals[k];
     }
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "gridblas/kernels/cpu/mask.hpp"
+#include "gridblas/kernels/cpu/outer_bitmap.hpp"
 #include "gridblas/kernels/cpu/spmspv_claim.hpp"
 #include "gridblas/kernels/cpu/spmspv_workspace.hpp"
 #include "gridblas/kernels/cpu/spmv_pull.hpp"
@@ -60,7 +61,9 @@ struct SpmvWorkspace {
     kernels::PullWorkspace<Y> pull;
     SparseVector<Y> y;
     kernels::OuterLookup lookup;
-    std::uint64_t lookup_for = 0;  ///< stamp() of the block `lookup` was made for
+    std::uint64_t lookup_for = 0;     ///< stamp() of the block `lookup` was made for
+    kernels::OuterBitmap pull_rows;   ///< non-empty outputs of the pull block (rotating pull)
+    std::uint64_t pull_rows_for = 0;  ///< stamp() of the block `pull_rows` was made for
     // fold and rotation
     std::vector<int> send_counts;
     std::vector<Y> fold_vals;

@@ -115,7 +115,9 @@ void check(const Case& k, const CompressedView<Pattern>& view, const std::string
 TEST(KernelsClaim, MatchesReferenceOnEveryView) {
     for (auto [n_out, n_in, nnz] : {std::tuple<lindex_t, lindex_t, std::size_t>{3000, 2500, 40000},
                                     {200, 9000, 3000},
-                                    {70, 5, 80}}) {
+                                    {70, 5, 80},
+                                    // few outputs in a long block: the sorted (not scanned) drain
+                                    {100000, 50, 60}}) {
         const Case k = random_case(n_out * 31 + n_in, n_out, n_in, nnz);
         const ValueArray<Pattern> va(k.r.size());
         // Push views: outer = input (column), inner = output (row).

@@ -5,15 +5,16 @@
 ///
 /// With a positional semiring every product of input column j is j's global index, so an
 /// output's value depends only on which inputs reach it: no values need gathering, bucketing
-/// or sorting by output. Threads walk the products and claim each allowed output in an occupancy
-/// bitmap with one atomic OR; the thread that sets the bit lists the output. "any" keeps the
-/// claimer's index, "min" keeps the smallest by an atomic minimum on a value array held at the
-/// identity between calls. This is the queue-based top-down step of Beamer, Asanović & Patterson
-/// ("Direction-optimizing breadth-first search", SC 2012) written as a masked SpMSpV; the
-/// work is split into equal slices of products, not of inputs (Azad & Buluç, IPDPS 2017), so
-/// a hub column spreads over the threads. The output is then put in index order by scanning the
-/// bitmap (dense outputs) or sorting the claimed list (sparse ones). Min results are exact and
-/// deterministic; any results may differ from run to run, as the semiring allows.
+/// or sorting by output. Threads walk the products and claim each allowed output once: "any"
+/// by an atomic OR on an occupancy bitmap (the claimer's input is kept), "min" by a
+/// compare-and-swap that lowers a 32-bit "smallest input id" slot, the swap that replaces the
+/// empty marker being the claim. This is the queue-based top-down step of Beamer, Asanović &
+/// Patterson ("Direction-optimizing breadth-first search", SC 2012) written as a masked
+/// SpMSpV; the work is split into equal slices of products, not of inputs (Azad & Buluç,
+/// IPDPS 2017), so a hub column spreads over the threads. The output is then put in index
+/// order by a threaded scan (dense outputs) or by sorting the claimed list (sparse ones). Min
+/// results are exact and deterministic; any results may differ from run to run, as the
+/// semiring allows.
 
 #include <algorithm>
 #include <atomic>
@@ -36,22 +37,67 @@
 
 namespace gridblas::kernels {
 
-/// Scratch of spmspv_claim(), kept between calls: `bits` is all zero and `best` all at the
-/// semiring's identity whenever no call is running.
+/// Scratch of spmspv_claim(), kept between calls: `bits` is all zero and `best` all at
+/// `ClaimWorkspace::none` whenever no call is running. (Y, the semiring's value type, is
+/// kept for the callers' types; the state is 32-bit input ids whatever Y is.)
 template <class Y>
 struct ClaimWorkspace {
-    std::vector<std::uint64_t> bits;
-    std::vector<Y> best;
+    static constexpr lindex_t none = ~lindex_t(0);
+    std::vector<std::uint64_t> bits;           ///< outputs claimed ("any")
+    std::vector<lindex_t> best;                ///< smallest input id reaching each output ("min")
     std::vector<std::vector<lindex_t>> lists;  ///< outputs claimed, one list per thread
     std::vector<std::size_t> pos;              ///< column position of each input (or npos)
     std::vector<offset_t> start;               ///< products before each input
+    std::vector<std::size_t> counts;           ///< outputs per part of the dense drain
     ParallelPolicy policy;
 };
 
+namespace detail {
+
+/// The dense drain of the "min" claim: the outputs with best[i] != none in index order,
+/// with their values, and best reset; several threads each take a range of outputs.
+template <class Y, class ToGlobal>
+void drain_best(lindex_t* best, lindex_t n, ToGlobal to_global, SparseVector<Y>& y,
+                std::vector<std::size_t>& counts, int threads) {
+    constexpr lindex_t none = ~lindex_t(0);
+    counts.assign(std::size_t(threads) + 1, 0);
+#pragma omp parallel for num_threads(threads) schedule(static, 1) if (threads > 1)
+    for (int t = 0; t < threads; ++t) {
+        std::size_t c = 0;
+        for (std::size_t i = part_begin(n, t, threads); i < part_begin(n, t + 1, threads); ++i) {
+            c += best[i] != none;
+        }
+        counts[std::size_t(t) + 1] = c;
+    }
+    for (int t = 0; t < threads; ++t) counts[std::size_t(t) + 1] += counts[std::size_t(t)];
+    y.indices().resize(counts[std::size_t(threads)]);
+    y.values().resize(counts[std::size_t(threads)]);
+    lindex_t* yi = y.indices().data();
+    Y* yv = y.values().data();
+#pragma omp parallel for num_threads(threads) schedule(static, 1) if (threads > 1)
+    for (int t = 0; t < threads; ++t) {
+        std::size_t o = counts[std::size_t(t)];
+        for (std::size_t i = part_begin(n, t, threads); i < part_begin(n, t + 1, threads); ++i) {
+            if (best[i] == none) continue;
+            yi[o] = lindex_t(i);
+            yv[o++] = Y(to_global(best[i]));
+            best[i] = none;
+        }
+    }
+}
+
+}  // namespace detail
+
 /// y⟨mask⟩ = A ⊕.⊗ x for a positional semiring S, x given by its entries' inner ids `ids`
 /// (ascending; values are never read) and `to_global(j)`, the global index a product of
-/// column j yields. `a` has outer = input (as for spmspv()). y gets length a.n_inner,
-/// ascending indices. Returns the entries read.
+/// column j yields, which must increase with j (the smallest input id gives the smallest
+/// global index). `a` has outer = input (as for spmspv()). y gets length a.n_inner, ascending
+/// indices. Returns the entries read.
+///
+/// "any" claims an output with one atomic OR on its bit; "min" keeps the smallest input id
+/// per output in a 32-bit array by compare-and-swap, and the swap that replaces the empty
+/// marker is the claim, so each output costs one atomic either way and the per-edge state
+/// read at random is 4 bytes (the outputs of a frontier's edges are scattered over the block).
 template <class S, class A, class ToGlobal>
 KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> ids,
                          ToGlobal to_global, const MaskView& mask,
@@ -60,6 +106,7 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
     static_assert(semiring_is_positional<S>(), "spmspv_claim: S must be a positional semiring");
     using Y = typename S::value_type;
     constexpr bool keep_min = !semiring_has_terminal<S>();
+    constexpr lindex_t none = ClaimWorkspace<Y>::none;
     const lindex_t n = a.n_inner;
     if (y.size() != n) y.reset(n);
     y.clear();
@@ -67,8 +114,8 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
     st.method = SpmspvMethod::spa;
     if (mask.allows_none() || ids.empty() || a.nnz() == 0) return st;
     const std::size_t words = bitmap_words(n);
-    if (ws.bits.size() != words) ws.bits.assign(words, 0);
-    if (ws.best.size() != std::size_t(n)) ws.best.assign(n, S::zero());
+    if (ws.best.size() != std::size_t(n)) ws.best.assign(n, none);
+    if (!keep_min && ws.bits.size() != words) ws.bits.assign(words, 0);
     // Plan: each input's column position and the running count of its entries, so that
     // threads can take equal slices of the products whatever the column lengths (one hub
     // column must not become one thread's work).
@@ -86,7 +133,7 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
     const int threads = detail::threads_for(ws.policy, std::size_t(flops));
     if (ws.lists.size() < std::size_t(threads)) ws.lists.resize(std::size_t(threads));
     std::uint64_t* bits = ws.bits.data();
-    Y* best = ws.best.data();
+    lindex_t* best = ws.best.data();
     const offset_t slice = 4096;
     const std::size_t slices = std::size_t((flops + slice - 1) / slice);
     detail::with_mask(mask, [&](auto allow) {
@@ -108,29 +155,42 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
                                 1;
                 for (offset_t f = lo; f < hi; ++k) {
                     if (ws.pos[k] == npos) continue;
-                    const Y g = Y(to_global(ids[k]));
+                    const lindex_t j = ids[k];
                     const offset_t base = a.ptr[ws.pos[k]] - ws.start[k];
                     const offset_t stop = std::min(hi, ws.start[k + 1]);
                     for (; f < stop; ++f) {
                         const lindex_t i = a.inner[base + f];
                         if (!allow(i)) continue;
-                        const std::uint64_t m = std::uint64_t(1) << (i & 63);
-                        std::atomic_ref<std::uint64_t> word(bits[i >> 6]);
                         if constexpr (keep_min) {
-                            std::atomic_ref<Y> slot(best[i]);
-                            Y cur = slot.load(std::memory_order_relaxed);
-                            if (!(g < cur)) continue;  // a smaller index is already in
-                            if (!(word.load(std::memory_order_relaxed) & m) &&
-                                !(word.fetch_or(m, std::memory_order_relaxed) & m)) {
-                                mine.push_back(i);
+                            if (threads == 1) {  // one thread: no atomics needed
+                                const lindex_t cur = best[i];
+                                if (j < cur) {
+                                    best[i] = j;
+                                    if (cur == none) mine.push_back(i);
+                                }
+                                continue;
                             }
-                            while (g < cur &&
-                                   !slot.compare_exchange_weak(cur, g, std::memory_order_relaxed)) {
+                            std::atomic_ref<lindex_t> slot(best[i]);
+                            lindex_t cur = slot.load(std::memory_order_relaxed);
+                            while (j < cur) {
+                                if (slot.compare_exchange_weak(cur, j, std::memory_order_relaxed)) {
+                                    if (cur == none) mine.push_back(i);  // first claim
+                                    break;
+                                }
                             }
                         } else {
+                            const std::uint64_t m = std::uint64_t(1) << (i & 63);
+                            if (threads == 1) {
+                                if (bits[i >> 6] & m) continue;
+                                bits[i >> 6] |= m;
+                                best[i] = j;
+                                mine.push_back(i);
+                                continue;
+                            }
+                            std::atomic_ref<std::uint64_t> word(bits[i >> 6]);
                             if (word.load(std::memory_order_relaxed) & m) continue;
                             if (!(word.fetch_or(m, std::memory_order_relaxed) & m)) {
-                                best[i] = g;
+                                best[i] = j;
                                 mine.push_back(i);
                             }
                         }
@@ -139,12 +199,21 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
             }
         }
     });
-    // Index order: scan the bitmap when the output is dense enough, else sort the lists.
     std::size_t found = 0;
     for (int t = 0; t < threads; ++t) found += ws.lists[std::size_t(t)].size();
     auto& yi = y.indices();
+    if constexpr (keep_min) {
+        // Dense outputs: one threaded pass over the block's outputs; sparse ones: sort.
+        if (std::size_t(n) < found * 64) {
+            detail::drain_best(best, n, to_global, y, ws.counts,
+                               detail::threads_for(ws.policy, std::size_t(n) / 4));
+            st.nvals = y.nvals();
+            return st;
+        }
+    }
+    // Index order: scan the bitmap when the output is dense enough, else sort the lists.
     yi.clear();
-    if (words < found * 8) {
+    if (!keep_min && words < found * 8) {
         yi.reserve(found);
         for (std::size_t w = 0; w < words; ++w) {
             std::uint64_t v = bits[w];
@@ -161,13 +230,15 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
             yi.insert(yi.end(), l.begin(), l.end());
         }
         std::sort(yi.begin(), yi.end());
-        for (lindex_t i : yi) bits[i >> 6] = 0;
+        if constexpr (!keep_min) {
+            for (lindex_t i : yi) bits[i >> 6] = 0;
+        }
     }
     y.values().resize(yi.size());
     Y* yv = y.values().data();
     for (std::size_t k = 0; k < yi.size(); ++k) {
-        yv[k] = best[yi[k]];
-        if constexpr (keep_min) best[yi[k]] = S::zero();
+        yv[k] = Y(to_global(best[yi[k]]));
+        if constexpr (keep_min) best[yi[k]] = none;
     }
     st.nvals = yi.size();
     return st;

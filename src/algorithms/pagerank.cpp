@@ -8,15 +8,14 @@
 #include "gridblas/algorithms/pagerank.hpp"
 
 #include <cmath>
-#include <functional>
 #include <span>
 #include <string>
 
 #include "algorithms/algo_checks.hpp"
 #include "gridblas/kernels/cpu/parallel.hpp"
-#include "gridblas/ops/reduce.hpp"
 #include "gridblas/ops/spmv_full.hpp"
 #include "gridblas/semirings/builtin.hpp"
+#include "gridblas/vector/dist_vector.hpp"
 
 namespace gridblas {
 
@@ -40,17 +39,16 @@ PageRankResult pagerank(const DistMatrix<Pattern>& a, const PageRankOptions& o) 
     const double nd = double(n);
     const double d = o.damping;
 
-    // Out-degrees: one entry per vertex with out-edges (the others are dangling).
-    DistVector<double> outdeg(grid, n);
-    reduce(outdeg, no_mask, no_accum, std::plus<double>{}, a);
-
     // The ranks live in dense arrays over this rank's piece; the only distributed operation
     // of an iteration is the full vxm (every vertex an input and an output: one pass over the
-    // edges) that pushes PR(u) / |out(u)| along them.
-    const std::vector<double> deg = detail::dense_piece(outdeg, 0.0);
-    const std::size_t m = deg.size();
-    std::vector<double> rank(m, n > 0 ? 1.0 / nd : 0.0), contrib(m, 0.0), pushed(m, 0.0);
+    // edges) that pushes PR(u) / |out(u)| along them. The out-degrees come the same way, from
+    // a full mxv over (plus, pair) (0 marks a dangling vertex).
+    const DistVector<double> shape(grid, n);
+    const std::size_t m = shape.local_size();
+    std::vector<double> deg(m, 0.0), rank(m, n > 0 ? 1.0 / nd : 0.0), contrib(m, 1.0),
+        pushed(m, 0.0);
     FullSpmvWorkspace<double, double> ws;
+    mxv_full<plus_pair<double>>(std::span<double>(deg), std::span<const double>(contrib), a, ws);
     PageRankResult r;
     // contrib(u) = PR(u) / |out(u)|; lost = the rank of the dangling vertices, summed.
     double lost = 0.0;
@@ -85,7 +83,7 @@ PageRankResult pagerank(const DistMatrix<Pattern>& a, const PageRankOptions& o) 
     }
 
     r.dist = a.row_dist();
-    r.local_begin = outdeg.local_begin();
+    r.local_begin = shape.local_begin();
     r.rank = std::move(rank);
     r.seconds = world.allreduce(comm::wtime() - t0, comm::ReduceOp::max, "pagerank-end");
     return r;

@@ -46,6 +46,8 @@
 #include "gridblas/ops/reduce.hpp"
 #include "gridblas/ops/select.hpp"
 #include "gridblas/ops/spmv.hpp"
+#include "gridblas/ops/spmv_full.hpp"
+#include "gridblas/ops/spmv_update.hpp"
 #include "gridblas/semirings/builtin.hpp"
 #include "gridblas/semirings/semiring.hpp"
 #include "gridblas/vector/bitmap_vector.hpp"

@@ -1,17 +1,19 @@
 // Connected components by FastSV (Zhang, Azad & Hu, SIAM PP 2020): stochastic and aggressive
 // hooking onto the smallest grandparent among the neighbours, shortcutting, and grandparents
 // recomputed each iteration, until the grandparents stop changing. See
-// connected_components.hpp for the steps.
+// connected_components.hpp for the steps. The labels live in dense arrays over each rank's
+// piece; step 1 is one full mxv (spmv_full.hpp: one pass over the edges), the hooking and
+// the grandparents indexed exchanges of full vectors (indexed.hpp), the rest local loops.
 
 #include "gridblas/algorithms/connected_components.hpp"
 
+#include <algorithm>
+#include <span>
+#include <vector>
+
 #include "algorithms/algo_checks.hpp"
 #include "algorithms/indexed.hpp"
-#include "gridblas/ops/apply.hpp"
-#include "gridblas/ops/assign.hpp"
-#include "gridblas/ops/ewise.hpp"
-#include "gridblas/ops/reduce.hpp"
-#include "gridblas/ops/spmv.hpp"
+#include "gridblas/ops/spmv_full.hpp"
 #include "gridblas/semirings/builtin.hpp"
 
 namespace gridblas {
@@ -30,38 +32,44 @@ CcResult connected_components(const DistMatrix<Pattern>& a, const CcOptions& opt
     const double t0 = comm::wtime();
     const gindex_t n = a.nrows();
 
-    // f(u) = u; gf = f(f) = f.
-    DistVector<gindex_t> f = DistVector<gindex_t>::full(grid, n, 0);
-    apply_index(
-        f, no_mask, no_accum, [](gindex_t i, gindex_t) { return i; }, f);
-    DistVector<gindex_t> gf = f, mngf(grid, n), next_gf(grid, n), changed(grid, n);
-    const MinOp min_op;
+    // f(u) = u; gf = f(f) = f; dense arrays over this rank's piece.
+    const DistVector<gindex_t> shape(grid, n);
+    const gindex_t begin = shape.local_begin();
+    const std::size_t m = shape.local_size();
+    const Distribution& d = shape.dist();
+    std::vector<gindex_t> f(m), gf(m), mngf(m), in_edges, targets, next_gf;
+    for (std::size_t k = 0; k < m; ++k) f[k] = begin + gindex_t(k);
+    gf = f;
+    FullSpmvWorkspace<gindex_t, gindex_t> ws;
+    using Min = select2nd_min<gindex_t>;
     int iterations = 0;
     for (;;) {
         ++iterations;
-        // 1. mngf(u) = min(gf(u), min over neighbours v of gf(v)).
-        assign(mngf, no_mask, no_accum, gf);
-        mxv(mngf, no_mask, min_op, select2nd_min<gindex_t>{}, a, gf);
-        if (!options.symmetric) vxm(mngf, no_mask, min_op, select2nd_min<gindex_t>{}, gf, a);
-        // 2. Stochastic hooking: f(f(u)) = min(f(f(u)), mngf(u)).
-        detail::scatter_combine(f, f, mngf, min_op);
+        // 1. mngf(u) = min(gf(u), min over neighbours v of gf(v)): one pass over the edges.
+        mxv_full<Min>(std::span<gindex_t>(mngf), std::span<const gindex_t>(gf), a, ws);
+        if (!options.symmetric) {
+            in_edges.resize(m);
+            vxm_full<Min>(std::span<gindex_t>(in_edges), std::span<const gindex_t>(gf), a, ws);
+            for (std::size_t k = 0; k < m; ++k) mngf[k] = std::min(mngf[k], in_edges[k]);
+        }
+        for (std::size_t k = 0; k < m; ++k) mngf[k] = std::min(mngf[k], gf[k]);
+        // 2. Stochastic hooking: f(f(u)) = min(f(f(u)), mngf(u)), the targets taken first.
+        targets = f;
+        detail::scatter_combine_dense(f, targets, mngf, MinOp{}, d, begin, world);
         // 3. Aggressive hooking and 4. shortcutting.
-        ewise_add(f, no_mask, no_accum, min_op, f, mngf);
-        ewise_add(f, no_mask, no_accum, min_op, f, gf);
+        for (std::size_t k = 0; k < m; ++k) f[k] = std::min({f[k], mngf[k], gf[k]});
         // 5. Grandparents, and whether any changed.
-        detail::gather_at(next_gf, f, f);
-        ewise_mult(
-            changed, no_mask, no_accum, [](gindex_t x, gindex_t y) { return gindex_t(x != y); },
-            next_gf, gf);
-        const gindex_t moved = reduce(changed, std::plus<gindex_t>{}, gindex_t(0));
+        detail::gather_dense(next_gf, f, f, d, begin, world);
+        gindex_t moved = 0;
+        for (std::size_t k = 0; k < m; ++k) moved += next_gf[k] != gf[k];
         std::swap(gf, next_gf);
-        if (moved == 0) break;
+        if (world.allreduce(moved, comm::ReduceOp::sum, "cc-moved") == 0) break;
     }
 
     CcResult r;
     r.dist = a.row_dist();
-    r.local_begin = f.local_begin();
-    r.component = detail::dense_piece(f, gindex_t(-1));
+    r.local_begin = begin;
+    r.component = std::move(f);
     gindex_t roots = 0;
     for (std::size_t k = 0; k < r.component.size(); ++k) {
         roots += r.component[k] == r.local_begin + gindex_t(k);

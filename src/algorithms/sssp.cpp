@@ -1,23 +1,26 @@
-// Single-source shortest paths by delta-stepping (Meyer & Sanders, J. Algorithms 2003) in the
-// linear-algebra form of Sridhar et al. (GrAPL 2019): light edges relaxed round by round
-// inside the lowest non-empty bucket, heavy edges once per bucket, parents from one vxm over
-// (distance, vertex) pairs at the end. See sssp.hpp.
+// Single-source shortest paths by delta-stepping (Meyer & Sanders, J. Algorithms 2003) on
+// gridblas' operations, with the work of each round proportional to its frontier as in
+// GapBS's sssp.cc (Beamer et al., "The GAP Benchmark Suite", 2015): the distances live in a
+// dense array over each rank's piece and the buckets are lists of local vertices (stale
+// entries dropped when a bucket comes up); a round relaxes every out-edge of the frontier
+// with one vxm_update over (min, +) (a push accumulated straight into the piece's distance
+// array; Sridhar et al., GrAPL 2019, give the linear-algebra form) and looks only at the
+// distances it changed. The parents come from one pass over the edges at the end (vxm_full
+// over (min, +) on (distance, vertex) pairs). See sssp.hpp.
 
 #include "gridblas/algorithms/sssp.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <string>
+#include <vector>
 
 #include "algorithms/algo_checks.hpp"
-#include "gridblas/core/collective_check.hpp"
-#include "gridblas/ops/apply.hpp"
-#include "gridblas/ops/assign.hpp"
-#include "gridblas/ops/ewise.hpp"
-#include "gridblas/ops/reduce.hpp"
-#include "gridblas/ops/select.hpp"
-#include "gridblas/ops/spmv.hpp"
+#include "gridblas/ops/spmv_full.hpp"
+#include "gridblas/ops/spmv_update.hpp"
 #include "gridblas/semirings/builtin.hpp"
 
 namespace gridblas {
@@ -42,25 +45,6 @@ struct min_plus_via {
     }
     static DistanceVia mul(double w, DistanceVia x) { return {x.d + w, x.via}; }
 };
-
-struct MinOp {
-    double operator()(double a, double b) const { return b < a ? b : a; }
-};
-struct Second {
-    double operator()(double, double b) const { return b; }
-};
-
-/// imp = the entries of req that improve on t (t absent counts as +infinity).
-void improvements(DistVector<double>& imp, const DistVector<double>& req,
-                  const DistVector<double>& t) {
-    Descriptor on_req;
-    on_req.mask_structural = on_req.replace = true;
-    ewise_add(
-        imp, req, no_accum, [](double r, double old) { return r < old ? r : -1.0; }, req, t,
-        on_req);
-    select(
-        imp, no_mask, no_accum, [](gindex_t, double x) { return x >= 0.0; }, imp);
-}
 
 /// Checks the weights (one reduction) and returns {max weight, stored entries}.
 std::pair<double, gindex_t> check_weights(const DistMatrix<double>& a) {
@@ -103,86 +87,102 @@ SsspResult sssp(const DistMatrix<double>& a, gindex_t source, const SsspOptions&
         delta = maxw / std::max(1.0, avg_degree);
         if (!(delta > 0.0)) delta = 1.0;
     }
-    const DistMatrix<double> light =
-        select(a, [delta](gindex_t, gindex_t, double w) { return w <= delta; });
-    const DistMatrix<double> heavy =
-        select(a, [delta](gindex_t, gindex_t, double w) { return w > delta; });
-    const bool has_heavy = heavy.nvals() > 0;
+    // The bucket of a distance: floor(x / delta) (as a double: any delta works), 0 for all
+    // distances when delta is infinite.
+    const auto bucket_of = [delta](double x) {
+        return std::isfinite(delta) ? std::floor(x / delta) : 0.0;
+    };
 
-    // t: tentative distances (absent = infinity); done: vertices whose buckets are closed.
-    std::vector<gindex_t> src_idx;
-    ValueArray<double> src_val;
-    if (world.rank() == 0) {
-        src_idx.push_back(source);
-        src_val.push_back(0.0);
+    // This rank's piece: the distances, and the buckets (lists of local vertices, possibly
+    // with stale entries: a vertex whose distance has left the bucket, or twice listed).
+    const DistVector<double> shape(grid, n);
+    const gindex_t begin = shape.local_begin();
+    const std::size_t m = shape.local_size();
+    std::vector<double> dist(m, kInf);
+    std::map<double, std::vector<lindex_t>> buckets;
+    if (source >= begin && source < begin + gindex_t(m)) {
+        dist[std::size_t(source - begin)] = 0.0;
+        buckets[0.0].push_back(lindex_t(source - begin));
     }
-    DistVector<double> t = DistVector<double>::from_tuples(grid, n, src_idx, src_val);
-    DistVector<double> done(grid, n), open(grid, n), frontier(grid, n), settled(grid, n),
-        req(grid, n), imp(grid, n);
-    Descriptor outside;  // ⟨¬mask, structural, replace⟩
-    outside.mask_complement = outside.mask_structural = outside.replace = true;
-    const MinOp min_op;
+    UpdateSpmvWorkspace<double, double> ws;
+    std::vector<lindex_t> now, changed;  // the frontier's local vertices, ascending
+    std::vector<double> offers;          // their distances
+    std::array<std::vector<lindex_t>*, 64> near;
     SsspResult r;
     for (;;) {
-        // The lowest non-empty bucket among the vertices not done.
-        assign(open, done, no_accum, t, outside);
-        const double m = reduce(open, min_op, kInf);
-        if (m == kInf) break;
-        double hi = kInf;
-        if (std::isfinite(delta)) {
-            hi = (std::floor(m / delta) + 1.0) * delta;
-            if (!(hi > m)) hi = std::nextafter(m, kInf);
+        // The lowest bucket with a live entry, on this rank and then on all.
+        double mine = kInf;
+        while (!buckets.empty()) {
+            auto it = buckets.begin();
+            std::vector<lindex_t>& list = it->second;
+            std::sort(list.begin(), list.end());
+            list.erase(std::unique(list.begin(), list.end()), list.end());
+            const double key = it->first;
+            std::erase_if(list, [&](lindex_t k) { return bucket_of(dist[k]) != key; });
+            if (!list.empty()) {
+                mine = key;
+                break;
+            }
+            buckets.erase(it);
         }
-        select(
-            frontier, no_mask, no_accum, [hi](gindex_t, double x) { return x < hi; }, open);
-        settled.clear();
-        while (frontier.nvals() > 0) {
-            ++r.rounds;
-            ewise_add(settled, no_mask, no_accum, Second{}, settled, frontier);
-            req.clear();
-            vxm(req, no_mask, no_accum, min_plus<double>{}, frontier, light);
-            improvements(imp, req, t);
-            ewise_add(t, no_mask, no_accum, min_op, t, imp);
-            assign(done, imp, no_accum, done, outside);  // improved: open again
-            select(
-                frontier, no_mask, no_accum, [hi](gindex_t, double x) { return x < hi; }, imp);
-        }
-        if (has_heavy) {
-            ewise_mult(settled, no_mask, no_accum, Second{}, settled, t);
-            req.clear();
-            vxm(req, no_mask, no_accum, min_plus<double>{}, settled, heavy);
-            improvements(imp, req, t);
-            ewise_add(t, no_mask, no_accum, min_op, t, imp);
-        }
-        ewise_add(done, no_mask, no_accum, Second{}, done, settled);
-        if (has_heavy) assign(done, imp, no_accum, done, outside);
+        const double cur = world.allreduce(mine, comm::ReduceOp::min, "sssp-bucket");
+        if (cur == kInf) break;
         ++r.buckets;
+        now.clear();
+        if (mine == cur) {
+            now.swap(buckets.begin()->second);
+            buckets.erase(buckets.begin());
+        }
+        // The lists of the next buckets, found once: improvements land within max weight / Δ
+        // buckets of this one, so a map lookup per improved vertex would be the most of it.
+        near.fill(nullptr);
+        const auto list_of = [&](double b) -> std::vector<lindex_t>& {
+            const double o = b - cur;
+            if (o >= double(near.size())) return buckets[b];
+            std::vector<lindex_t>*& p = near[std::size_t(o)];
+            if (p == nullptr) p = &buckets[b];
+            return *p;
+        };
+        // Rounds: relax every out-edge of the frontier into the distances; the vertices
+        // improved into this bucket are the next round's frontier, the others wait in their
+        // buckets.
+        while (world.allreduce(gindex_t(now.size()), comm::ReduceOp::sum, "sssp-round") > 0) {
+            ++r.rounds;
+            offers.resize(now.size());
+            for (std::size_t e = 0; e < now.size(); ++e) offers[e] = dist[now[e]];
+            vxm_update<min_plus<double>>(std::span<double>(dist), std::span<const lindex_t>(now),
+                                         std::span<const double>(offers), a, ws, changed);
+            now.clear();
+            for (const lindex_t k : changed) {
+                const double b = bucket_of(dist[k]);
+                if (b == cur) {
+                    now.push_back(k);
+                } else {
+                    list_of(b).push_back(k);
+                }
+            }
+        }
     }
 
-    // Parents: the smallest-id in-neighbour u with t(u) + w(u, v) = t(v).
-    DistVector<DistanceVia> tv(grid, n), via(grid, n);
-    apply_index(
-        tv, no_mask, no_accum,
-        [](gindex_t i, double x) {
-            return DistanceVia{x, i};
-        },
-        t);
-    vxm(via, no_mask, no_accum, min_plus_via{}, tv, a);
+    // Parents: one pass over the edges, (min, +) on (distance, vertex) pairs — the parent of
+    // v is the smallest-id in-neighbour u with d(u) + w(u, v) = d(v).
+    std::vector<DistanceVia> tv(m), via(m);
+    for (std::size_t k = 0; k < m; ++k) tv[k] = {dist[k], begin + gindex_t(k)};
+    FullSpmvWorkspace<DistanceVia, DistanceVia> pws;
+    vxm_full<min_plus_via>(std::span<DistanceVia>(via), std::span<const DistanceVia>(tv), a, pws);
 
     r.dist = a.row_dist();
-    r.local_begin = t.local_begin();
+    r.local_begin = begin;
     r.source = source;
     r.delta = delta;
-    r.distance = detail::dense_piece(t, kInf);
-    r.parent.assign(r.distance.size(), -1);
-    const std::vector<DistanceVia> best = detail::dense_piece(via, min_plus_via::zero());
+    r.parent.assign(m, -1);
     gindex_t reached = 0;
-    for (std::size_t k = 0; k < r.distance.size(); ++k) {
-        if (r.distance[k] == kInf) continue;
+    for (std::size_t k = 0; k < m; ++k) {
+        if (dist[k] == kInf) continue;
         ++reached;
-        const gindex_t v = r.local_begin + gindex_t(k);
-        r.parent[k] = v == source ? source : best[k].via;
+        r.parent[k] = begin + gindex_t(k) == source ? source : via[k].via;
     }
+    r.distance = std::move(dist);
     r.reached = world.allreduce(reached, comm::ReduceOp::sum, "sssp-end");
     r.seconds = world.allreduce(comm::wtime() - t0, comm::ReduceOp::max, "sssp-end");
     return r;

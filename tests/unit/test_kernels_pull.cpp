@@ -5,6 +5,8 @@
 // with 1 and 2 threads giving identical results; plus the early exit.
 
 #include <Eigen/SparseCore>
+#include <span>
+#include <vector>
 
 #include "test_kernels_common.hpp"
 
@@ -222,6 +224,14 @@ TEST(PullKernels, RejectsMismatchedSizesAndAliasing) {
     DenseVector<double> sq(10);
     const Blocks<double> square(random_tuples(10, 10, 30, false, 2));
     EXPECT_THROW(spmv_dense<plus_times<double>>(make_view(square.csr_a), sq, sq), InvalidValue);
+    // The array overload checks both lengths.
+    std::vector<double> x20(20), y9(9), y10(10);
+    const auto view = make_view(b.csr_a);
+    EXPECT_THROW(
+        spmv_dense<plus_times<double>>(view, std::span<const double>(x20), std::span<double>(y9)),
+        DimensionMismatch);
+    EXPECT_NO_THROW(
+        spmv_dense<plus_times<double>>(view, std::span<const double>(x20), std::span<double>(y10)));
 }
 
 }  // namespace

@@ -5,15 +5,20 @@
 /// linear-algebra form of Sridhar et al. ("Delta-stepping SSSP: from vertices and edges to
 /// GraphBLAS implementations", GrAPL 2019), and its validation (Graph500 kernel 3 rules).
 ///
-/// The edges are split once into light (w <= Δ) and heavy (w > Δ) matrices (select). Bucket
-/// i holds the tentative distances in [iΔ, (i+1)Δ). For the lowest non-empty bucket:
-///  - repeat while the bucket has vertices not yet expanded: relax their light edges with one
-///    vxm over (min, +); the vertices whose distance improved and stays in the bucket are the
-///    next round's frontier (ewise and select);
-///  - then relax the heavy edges of every vertex the bucket settled, once.
-/// The next bucket is found by a reduction (min of the distances at or above (i+1)Δ).
-/// Parents come from one last vxm over a (min, +) semiring on (distance, vertex) pairs: the
-/// parent of v is the smallest-id in-neighbour u with d(u) + w(u, v) = d(v).
+/// Bucket i holds the vertices whose tentative distance lies in [iΔ, (i+1)Δ). Each rank keeps
+/// the distances and parents of its piece in arrays and its buckets as lists of its vertices,
+/// so the work of a round is proportional to its frontier (as in GapBS's sssp.cc; Beamer et
+/// al., "The GAP Benchmark Suite", 2015). For the lowest non-empty bucket (one reduction):
+///  - repeat while the bucket has vertices not yet expanded at their current distance: relax
+///    all their out-edges with one vxm_update over (min, +) (spmv_update.hpp: the products
+///    are min-combined straight into the distance array); each vertex whose distance
+///    improved joins the bucket of its new distance — the current one (next round's
+///    frontier) or a later one.
+/// Light and heavy edges are not told apart: a round relaxes every out-edge of its frontier,
+/// which costs fewer passes than two matrices (GapBS does the same).
+/// Parents come from one last pass over the edges (vxm_full over a (min, +) semiring on
+/// (distance, vertex) pairs): the parent of v is the smallest-id in-neighbour u with
+/// d(u) + w(u, v) = d(v), on any grid and thread count.
 /// Weights must be positive and finite.
 
 #include <cstdint>
@@ -45,7 +50,7 @@ struct SsspResult {
     gindex_t reached = 0;  ///< vertices reached, all ranks
     double delta = 0.0;    ///< the bucket width used
     int buckets = 0;       ///< non-empty buckets processed
-    int rounds = 0;        ///< light-edge relaxation rounds, all buckets
+    int rounds = 0;        ///< relaxation rounds (push vxm calls), all buckets
     double seconds = 0.0;  ///< wall time (max over ranks)
 };
 

@@ -1,0 +1,167 @@
+#pragma once
+/// @file spmspv_update.hpp
+/// @brief Push SpMSpV accumulated straight into a full output: for every entry (i, x) of a
+/// sparse input and every stored A(i, j), w[j] = S::add(w[j], S::mul(A(i, j), x)), and the
+/// outputs whose value changed are listed (ascending). This is the relaxation step of a
+/// label-correcting search (delta-stepping SSSP, as GapBS's sssp.cc relaxes into its
+/// distance array): the work is the frontier's edges, with no accumulator over the output
+/// range to clear and no output vector to build.
+///
+/// With several threads (arithmetic values that have lock-free atomics, e.g. double), the
+/// input's entries are dealt to threads dynamically and each product is combined into w[j]
+/// by a compare-and-swap loop that stops as soon as the product changes nothing (for a min
+/// semiring most do, after one load), as GapBS does; an output's first changer lists it
+/// (atomic bit). With an idempotent add (min, max, or, and) the result does not depend on the
+/// thread count or timing; with plus on floating point it may differ in the last bits between
+/// runs. Other value types run on one thread, in input order.
+
+#include <algorithm>
+#include <atomic>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "gridblas/core/error.hpp"
+#include "gridblas/kernels/cpu/parallel.hpp"
+#include "gridblas/kernels/cpu/view.hpp"
+
+namespace gridblas::kernels {
+
+/// Reused buffers of spmspv_update(): the changed outputs as bits (all zero between calls)
+/// and per-thread lists.
+struct UpdateWorkspace {
+    ParallelPolicy policy;                  ///< threading knobs
+    std::vector<std::uint64_t> bits;        ///< outputs already listed in this call
+    std::vector<std::vector<lindex_t>> by;  ///< changed outputs, per thread
+};
+
+namespace detail {
+
+/// The changed outputs as an ascending list: sorts the list the threads recorded, or scans
+/// the bits of words [lo_word, hi_word) when that is cheaper; clears the bits either way.
+inline void order_changed(std::vector<lindex_t>& list, std::uint64_t* bits, std::size_t lo_word,
+                          std::size_t hi_word) {
+    const std::size_t words = hi_word - lo_word;
+    if (words < list.size() * std::size_t(std::bit_width(list.size()) + 1)) {
+        std::size_t o = 0;
+        for (std::size_t w = lo_word; w < hi_word; ++w) {
+            std::uint64_t b = bits[w];
+            bits[w] = 0;
+            while (b) {
+                list[o++] = lindex_t(w * 64 + std::size_t(std::countr_zero(b)));
+                b &= b - 1;
+            }
+        }
+        return;
+    }
+    std::sort(list.begin(), list.end());
+    for (lindex_t j : list) bits[j >> 6] = 0;
+}
+
+/// Whether products of type Y are combined into w by atomic compare-and-swap.
+template <class Y>
+constexpr bool atomic_update() {
+    if constexpr (std::is_arithmetic_v<Y>) {
+        return std::atomic_ref<Y>::is_always_lock_free;
+    } else {
+        return false;
+    }
+}
+
+}  // namespace detail
+
+/// w[j] = S::add(w[j], S::mul(A(i, j), x)) for every input entry (in_ids[k] = i, in_vals[k] =
+/// x) and every stored entry of outer index i of `a` (outer = input index); `changed` gets the
+/// ascending outputs j whose value changed (compared with Y's operator==).
+/// @param a the block with the input as outer index (a Dcsc view should carry a lookup)
+/// @param in_ids ascending input indices below a.n_outer
+/// @param in_vals their values, aligned with in_ids
+/// @param w the output; entries of `a` with inner index >= w.size() are skipped (a block's
+///        padding beyond a short last piece holds none)
+/// @returns the matrix entries of the input's outer indices
+/// @throws DimensionMismatch when in_ids and in_vals differ in length
+template <class S, class A, class X, class Y>
+std::uint64_t spmspv_update(const CompressedView<A>& a, std::span<const lindex_t> in_ids,
+                            std::span<const X> in_vals, std::span<Y> w,
+                            std::vector<lindex_t>& changed, UpdateWorkspace& ws) {
+    if (in_ids.size() != in_vals.size()) {
+        throw DimensionMismatch("spmspv_update: " + std::to_string(in_ids.size()) + " ids but " +
+                                std::to_string(in_vals.size()) + " values");
+    }
+    changed.clear();
+    std::uint64_t flops = 0;
+    for (lindex_t i : in_ids) {
+        const std::size_t k = a.find_outer(i);
+        if (k != npos) flops += std::uint64_t(a.ptr[k + 1] - a.ptr[k]);
+    }
+    const std::size_t n = std::min<std::size_t>(a.n_inner, w.size());
+    const std::size_t nwords = (n + 63) / 64;
+    if (ws.bits.size() < nwords) ws.bits.assign(nwords, 0);
+    constexpr bool atomic = detail::atomic_update<Y>();
+    const int threads = atomic ? detail::threads_for(ws.policy, flops) : 1;
+    if (ws.by.size() < std::size_t(threads)) ws.by.resize(std::size_t(threads));
+    const detail::ValueReader<A> av(a.vals);
+    std::uint64_t* bits = ws.bits.data();
+    // Applies the products of input entry e; `apply(j, v)` returns whether w[j] changed.
+    const auto push_entry = [&](std::size_t e, std::vector<lindex_t>& list, auto&& apply) {
+        const std::size_t k = a.find_outer(in_ids[e]);
+        if (k == npos) return;
+        const X x = in_vals[e];
+        for (offset_t p = a.ptr[k]; p < a.ptr[k + 1]; ++p) {
+            const lindex_t j = a.inner[p];
+            if (j >= n || !apply(j, S::mul(av(p), x))) continue;
+            const std::uint64_t m = std::uint64_t(1) << (j & 63);
+            if (threads == 1) {
+                if (bits[j >> 6] & m) continue;
+                bits[j >> 6] |= m;
+            } else if (std::atomic_ref<std::uint64_t>(bits[j >> 6]).fetch_or(m) & m) {
+                continue;
+            }
+            list.push_back(j);
+        }
+    };
+    if (threads == 1) {
+        std::vector<lindex_t>& list = ws.by[0];
+        list.clear();
+        for (std::size_t e = 0; e < in_ids.size(); ++e) {
+            push_entry(e, list, [&](lindex_t j, const Y& v) {
+                const Y now = S::add(w[j], v);
+                if (now == w[j]) return false;
+                w[j] = now;
+                return true;
+            });
+        }
+    } else if constexpr (atomic) {
+#pragma omp parallel num_threads(threads)
+        {
+            std::vector<lindex_t>& list = ws.by[std::size_t(detail::thread_id())];
+            list.clear();
+#pragma omp for schedule(dynamic, 64) nowait
+            for (std::size_t e = 0; e < in_ids.size(); ++e) {
+                push_entry(e, list, [&](lindex_t j, const Y& v) {
+                    std::atomic_ref<Y> ref(w[j]);
+                    Y old = ref.load(std::memory_order_relaxed);
+                    for (;;) {
+                        const Y now = S::add(old, v);
+                        if (now == old) return false;
+                        if (ref.compare_exchange_weak(old, now, std::memory_order_relaxed)) {
+                            return true;
+                        }
+                    }
+                });
+            }
+        }
+    }
+    for (int t = 0; t < threads; ++t) {
+        const auto& l = ws.by[std::size_t(t)];
+        changed.insert(changed.end(), l.begin(), l.end());
+    }
+    detail::order_changed(changed, bits, 0, nwords);
+    return flops;
+}
+
+}  // namespace gridblas::kernels

@@ -20,6 +20,12 @@
 
 namespace gridblas::test {
 
+/// This rank's piece of an index space distributed as `d`: (first global index, length).
+inline std::pair<gindex_t, gindex_t> my_piece(const ProcessGrid& grid, const Distribution& d) {
+    const int k = d.piece_at(grid.my_row(), grid.my_col());
+    return {d.piece_begin(k), d.piece_size(k)};
+}
+
 inline int world_size() {
     int p = 1;
     MPI_Comm_size(MPI_COMM_WORLD, &p);

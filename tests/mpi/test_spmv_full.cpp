@@ -17,14 +17,9 @@
 
 using namespace gridblas;
 using test::all_grids;
+using test::my_piece;
 
 namespace {
-
-/// This rank's piece of an index space distributed as `d`: [begin, begin + size).
-std::pair<gindex_t, gindex_t> my_piece(const ProcessGrid& grid, const Distribution& d) {
-    const int k = d.piece_at(grid.my_row(), grid.my_col());
-    return {d.piece_begin(k), d.piece_size(k)};
-}
 
 template <class S>
 void check(const std::shared_ptr<ProcessGrid>& grid, gindex_t n, gindex_t m, double density,

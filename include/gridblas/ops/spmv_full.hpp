@@ -66,14 +66,7 @@ void spmv_full(std::span<typename S::value_type> w, std::span<const X> u, const 
     using Y = typename S::value_type;
     static_assert(!semiring_is_positional<S>(),
                   "vxm_full / mxv_full: positional semirings need the general vxm / mxv");
-    if (!a.grid()) throw InvalidValue(std::string(name) + ": the matrix is uninitialised");
-    ProcessGrid& grid = *a.grid();
-    if (grid.exec_backend() == ExecBackend::cuda) {
-        throw NotSupported(std::string(name) + " runs on the cpu backend only");
-    }
-    if (a.relabel() != nullptr) {
-        throw NotSupported(std::string(name) + ": the matrix is stored relabelled");
-    }
+    ProcessGrid& grid = check_array_spmv(a, name);
     const SpmvLayout<T> L(a, input_is_rows);
     const lindex_t in_len =
         lindex_t(L.in->piece_size(L.in->piece_at(grid.my_row(), grid.my_col())));

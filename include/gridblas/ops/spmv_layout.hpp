@@ -15,9 +15,11 @@
 /// ids, and partial results grouped by destination rank come out grouped by piece.
 
 #include <cstdint>
+#include <string>
 
 #include "gridblas/comm/communicator.hpp"
 #include "gridblas/core/distribution.hpp"
+#include "gridblas/core/error.hpp"
 #include "gridblas/kernels/cpu/view.hpp"
 #include "gridblas/matrix/dist_matrix.hpp"
 
@@ -84,5 +86,21 @@ struct SpmvLayout {
         return input_is_rows ? in->row_block_bound(grid_row, g) : in->col_block_bound(grid_col, g);
     }
 };
+
+/// The checks vxm_full / mxv_full and vxm_update / mxv_update (plain-array operands) share,
+/// from facts every rank has: an initialised matrix on a cpu grid, not stored relabelled.
+/// Returns the matrix's grid.
+template <class T>
+ProcessGrid& check_array_spmv(const DistMatrix<T>& a, const char* name) {
+    if (!a.grid()) throw InvalidValue(std::string(name) + ": the matrix is uninitialised");
+    ProcessGrid& grid = *a.grid();
+    if (grid.exec_backend() == ExecBackend::cuda) {
+        throw NotSupported(std::string(name) + " runs on the cpu backend only");
+    }
+    if (a.relabel() != nullptr) {
+        throw NotSupported(std::string(name) + ": the matrix is stored relabelled");
+    }
+    return grid;
+}
 
 }  // namespace gridblas::detail

@@ -12,7 +12,8 @@
 #                LAGraph's rules on the same generated graph), 2 threads, when it was built
 #                (Debian: libgraphblas-dev).
 # Every program searches --roots keys (default 64) and reports its mean time per search;
-# peak memory is the largest process's maximum resident set (GNU time's %M). Writes, under
+# peak memory is the largest process's maximum resident set and the sum over processes (GNU
+# time's %M; for gridblas-bfs its own report of construction and search peaks). Writes, under
 # bench-results/side-<date>/ (git-ignored): every log and results.md, a table of mean
 # times, ratios to GapBS's mean in the same round, and peak memory.
 #
@@ -131,15 +132,21 @@ def grab(name, r):
         return None, None
     t = f.read_text()
     m = re.search(r"^mean_time: ([0-9.eE+-]+)", t, re.M) or re.search(r"^Average Time:\s+([0-9.]+)", t, re.M)
+    # gridblas-bfs reports its own peaks (largest rank and summed over ranks) for
+    # construction and search: under mpirun, GNU time would measure the launcher instead.
+    own = re.findall(r"^(?:construction|search)_peak_rss_gib: ([0-9.]+) \(largest rank\), ([0-9.]+) \(sum", t, re.M)
+    if own:
+        return (float(m.group(1)) * 1e3 if m else None), (max(float(a) for a, _ in own), max(float(b) for _, b in own))
     rss = re.search(r"^peak_rss_kb: (\d+)", t, re.M)
-    return (float(m.group(1)) * 1e3 if m else None), (int(rss.group(1)) / 2**20 if rss else None)
+    gib = int(rss.group(1)) / 2**20 if rss else None
+    return (float(m.group(1)) * 1e3 if m else None), (gib, gib)
 
 rows = [(f"gridblas-np{p}", f"gridblas, {p} rank{'s' if p != '1' else ''} x {2 if p == '1' else 1} thread{'s' if p == '1' else ''}") for p in ranks]
 rows += [("gapbs", "GapBS bfs, 2 threads"), ("suitesparse", "SuiteSparse:GraphBLAS push/pull, 2 threads")]
 gap = [grab("gapbs", r)[0] for r in range(1, rounds + 1)]
 lines = [f"Kronecker scale {scale}, edge factor 16 (file written by gridblas-kron), {nroots} keys, "
          f"{rounds} rounds; {platform.node()}, {datetime.date.today()}.", "",
-         "| program | mean time per search (ms), by round | ratio to GapBS, by round | peak RSS, largest process (GB) |",
+         "| program | mean time per search (ms), by round | ratio to GapBS, by round | peak RSS (GiB): largest process / summed |",
          "| --- | --- | --- | --- |"]
 for name, label in rows:
     got = [grab(name, r) for r in range(1, rounds + 1)]
@@ -147,8 +154,10 @@ for name, label in rows:
         continue
     times = " / ".join("-" if t is None else f"{t:.1f}" for t, _ in got)
     ratios = " / ".join("-" if (t is None or g is None) else f"{g / t:.2f}" for (t, _), g in zip(got, gap))
-    rss = max((m for _, m in got if m is not None), default=None)
-    lines.append(f"| {label} | {times} | {ratios} | {'-' if rss is None else f'{rss:.2f}'} |")
+    big = max((m[0] for _, m in got if m[0] is not None), default=None)
+    tot = max((m[1] for _, m in got if m[1] is not None), default=None)
+    mem = "-" if big is None else f"{big:.2f} / {tot:.2f}"
+    lines.append(f"| {label} | {times} | {ratios} | {mem} |")
 lines.append("")
 lines.append("Ratio = GapBS's mean time / the program's mean time in the same round (> 1: faster than GapBS).")
 (pathlib.Path(out) / "results.md").write_text("\n".join(lines) + "\n")

@@ -106,6 +106,14 @@ void check(const Case& k, const CompressedView<Pattern>& view, const std::string
                 EXPECT_TRUE(in.count(j) && edges.count({i, j}))
                     << what << ": output " << i << " names input " << j;
             }
+            // One workspace serves both semirings: min after any still finds the smallest.
+            SparseVector<std::int64_t> ym;
+            claim_min(view, ids, to_global, mv, ym, wa);
+            std::map<lindex_t, std::int64_t> got_after_any;
+            for (std::size_t q = 0; q < ym.nvals(); ++q) {
+                got_after_any[ym.indices()[q]] = ym.values()[q];
+            }
+            EXPECT_EQ(got_after_any, expect) << what << ": min after any on one workspace";
         }
     }
 }

@@ -43,7 +43,7 @@ TEST(OuterBitmap, ListsTheStoredRowsAndTheirPositions) {
             const OuterBitmap ob(view, pol);
             EXPECT_TRUE(ob.fits(view.n_outer));
             const std::vector<bool> has = nonempty_rows(view);
-            for (std::size_t at : {0, 1, 63, 64, 100, 250, 299}) {
+            for (std::size_t at : {0, 1, 63, 64, 100, 250, 299, 300, 380, 1000}) {
                 std::uint64_t want = 0;
                 for (std::size_t i = at; i < std::min<std::size_t>(at + 64, 300); ++i) {
                     if (has[i]) want |= std::uint64_t(1) << (i - at);

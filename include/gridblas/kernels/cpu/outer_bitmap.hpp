@@ -62,9 +62,11 @@ public:
         while (w_done <= words) rank_[w_done++] = std::uint32_t(a.num_outer);
     }
 
-    /// The 64 bits of outer ids [at, at + 64) (bits past the end are 0).
+    /// The 64 bits of outer ids [at, at + 64) (bits past the end are 0, for any `at`: a
+    /// piece of the rotation may reach past the block's last outer id).
     std::uint64_t word_at(std::size_t at) const {
         const std::size_t w = at >> 6;
+        if (w >= bits_.size()) return 0;
         const unsigned s = unsigned(at & 63);
         if (s == 0) return bits_[w];
         const std::uint64_t hi = w + 1 < bits_.size() ? bits_[w + 1] : 0;

@@ -111,8 +111,10 @@ std::uint64_t pull_piece(const CompressedView<A>& a, const OuterBitmap& stored,
         lindex_t todo[64];
         std::size_t pos[64];
         for (std::size_t w = c * cw; w < std::min(words, (c + 1) * cw); ++w) {
-            std::uint64_t open = ~pc.done[w] & stored.word_at(std::size_t(pc.offset) + w * 64);
+            std::uint64_t open = ~pc.done[w];
             if (w + 1 == words && tail) open &= (std::uint64_t(1) << tail) - 1;
+            if (!open) continue;
+            open &= stored.word_at(std::size_t(pc.offset) + w * 64);
             if (!open) continue;
             // Prefetch the first entry of each open output of the word, then scan them.
             int n = 0;

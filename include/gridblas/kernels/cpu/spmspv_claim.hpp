@@ -238,7 +238,7 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
     Y* yv = y.values().data();
     for (std::size_t k = 0; k < yi.size(); ++k) {
         yv[k] = Y(to_global(best[yi[k]]));
-        if constexpr (keep_min) best[yi[k]] = none;
+        best[yi[k]] = none;  // "min" then finds its state empty whichever mode ran last
     }
     st.nvals = yi.size();
     return st;

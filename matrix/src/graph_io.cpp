@@ -8,10 +8,17 @@ namespace gridblas {
 
 DistMatrix<Pattern> read_graph_matrix_market(std::shared_ptr<ProcessGrid> grid,
                                              const std::string& path, const GraphOptions& g) {
+    // The reader already gives both directions of each entry of a symmetric or
+    // skew-symmetric file; adding the mirrors again would only make duplicates to fold.
+    GraphOptions prepare = g;
+    if (g.symmetrize &&
+        read_matrix_market_header(*grid, path).symmetry != MatrixMarketSymmetry::general) {
+        prepare.symmetrize = false;
+    }
     return detail::stream_matrix_market<Pattern>(
         std::move(grid), path, std::size_t(1) << 20, 0, true, g.build(),
         [&](std::vector<gindex_t>& rows, std::vector<gindex_t>& cols, ValueArray<Pattern>& vals) {
-            detail::prepare_edges(rows, cols, g);
+            detail::prepare_edges(rows, cols, prepare);
             vals.resize(rows.size());
         },
         KeepLast{});

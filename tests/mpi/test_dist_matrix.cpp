@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <random>
 #include <string>
+#include <tuple>
+#include <vector>
 
 #include "dist_test_util.hpp"
 #include "gridblas/matrix/graph_builders.hpp"
@@ -87,6 +89,65 @@ TEST(DistMatrix, FromTuplesGatherTransposeAllGrids) {
                 std::size_t by_col = 0;
                 a.by_col().for_each([&](lindex_t, lindex_t, double) { ++by_col; });
                 EXPECT_EQ(by_col, a.local_nvals());
+            }
+        }
+    }
+}
+
+TEST(DistMatrix, SymmetricBlocksAreStoredOnce) {
+    std::mt19937_64 rng(23);
+    for (auto& grid : all_grids()) {
+        for (bool symmetric : {true, false}) {
+            for (auto fmt : {LocalFormat::dcsc, LocalFormat::csr}) {
+                auto am = test::random_mat<double>(rng, 40, 40, 0.2);
+                if (symmetric) {  // mirror each entry; a pair keeps its upper value
+                    const ref::Mat<double> given = am;
+                    for (const auto& [ij, x] : given) {
+                        const auto [r, c] = ij;
+                        if (r <= c || !given.count({c, r})) am[{c, r}] = am[{r, c}] = x;
+                    }
+                }
+                const auto a = test::make_matrix(grid, 40, 40, am, fmt);
+                EXPECT_EQ(test::to_map(a), am);
+                // by_col() holds the block's transpose whether or not it is shared.
+                std::vector<std::tuple<lindex_t, lindex_t, double>> rows, cols;
+                a.by_row().for_each(
+                    [&](lindex_t r, lindex_t c, double x) { rows.emplace_back(c, r, x); });
+                a.by_col().for_each(
+                    [&](lindex_t c, lindex_t r, double x) { cols.emplace_back(c, r, x); });
+                std::sort(rows.begin(), rows.end());
+                EXPECT_EQ(rows, cols);
+                // Shared exactly when the local block equals its transpose.
+                const bool square = a.row_dist().block_rows() == a.col_dist().block_cols();
+                std::sort(cols.begin(), cols.end(), [](const auto& x, const auto& y) {
+                    return std::tie(std::get<1>(x), std::get<0>(x)) <
+                           std::tie(std::get<1>(y), std::get<0>(y));
+                });
+                bool equal = square && rows.size() == cols.size();
+                for (std::size_t k = 0; equal && k < rows.size(); ++k) {
+                    equal = std::get<0>(rows[k]) == std::get<1>(cols[k]) &&
+                            std::get<1>(rows[k]) == std::get<0>(cols[k]) &&
+                            std::get<2>(rows[k]) == std::get<2>(cols[k]);
+                }
+                EXPECT_EQ(a.shares_orientations(), equal);
+                if (symmetric && grid->size() == 1) {
+                    EXPECT_TRUE(a.shares_orientations());
+                    EXPECT_EQ(a.memory_bytes(), a.by_row().memory_bytes());
+                }
+                // A block given by rows (as products are) derives its by-column copy alike.
+                auto b = DistMatrix<double>::shell(grid, 40, 40, {DuplicatePolicy::reject, fmt});
+                std::vector<offset_t> ptr(std::size_t(a.row_dist().block_rows()) + 1, 0);
+                std::vector<lindex_t> inner;
+                ValueArray<double> vals;
+                a.by_row().for_each([&](lindex_t r, lindex_t c, double x) {
+                    ++ptr[r + 1];
+                    inner.push_back(c);
+                    vals.push_back(x);
+                });
+                for (std::size_t r = 1; r < ptr.size(); ++r) ptr[r] += ptr[r - 1];
+                b.assemble_rows(std::move(ptr), std::move(inner), std::move(vals));
+                EXPECT_EQ(b.shares_orientations(), equal);
+                EXPECT_EQ(test::to_map(b), am);
             }
         }
     }

@@ -153,8 +153,10 @@ Csr<T> route_to_block(const std::shared_ptr<ProcessGrid>& grid, gindex_t nrows, 
     const DistMatrix<T> shape = DistMatrix<T>::shell(grid, nrows, ncols, opts);
     typename DistMatrix<T>::LocalTuples acc;
     shape.route_append(rows, cols, vals, acc);
-    return Csr<T>::from_tuples(shape.row_dist().block_rows(), shape.col_dist().block_cols(),
-                               acc.rows, acc.cols, acc.vals);
+    const lindex_t br = shape.row_dist().block_rows();
+    const lindex_t bc = shape.col_dist().block_cols();
+    return Csr<T>::from_compressed(br, bc,
+                                   detail::compress_chunks<T>(br, bc, std::move(acc.chunks)));
 }
 
 /// Throws IndexOutOfBounds unless every index of `idx` lies in [0, bound). Every rank passes

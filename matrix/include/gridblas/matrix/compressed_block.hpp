@@ -3,12 +3,13 @@
 /// @brief One local block of a distributed matrix compressed along a chosen "outer" index,
 /// stored as DCSC or as CSR.
 ///
-/// A DistMatrix keeps each block twice: compressed by row (outer = local row, for row access:
-/// the push kernels of vxm and the pull kernels of mxv) and compressed by column (outer =
+/// A DistMatrix keeps each block in two compressions: compressed by row (outer = local row, for row
+/// access: the push kernels of vxm and the pull kernels of mxv) and compressed by column (outer =
 /// local column). With `LocalFormat::dcsc` a block compressed by column is the DCSC of the
 /// block and a block compressed by row the DCSC of its transpose; with `LocalFormat::csr` the
 /// by-row block is the CSR of the block and the by-column block the CSR of its transpose
-/// (i.e. CSC). Either way `outer` is what the kernels iterate over.
+/// (i.e. CSC). Either way `outer` is what the kernels iterate over. A block equal to its
+/// transpose (is_symmetric()) is kept once and serves as both.
 
 #include <atomic>
 #include <cstddef>
@@ -26,6 +27,7 @@
 #include "gridblas/matrix/coo.hpp"
 #include "gridblas/matrix/csr.hpp"
 #include "gridblas/matrix/dcsc.hpp"
+#include "gridblas/matrix/detail/compress.hpp"
 
 namespace gridblas {
 
@@ -65,6 +67,19 @@ public:
             b.dcsc_ = Dcsc<T>::from_tuples(n_inner, n_outer, inner, outer, vals, policy, combine);
         } else {
             b.csr_ = Csr<T>::from_tuples(n_outer, n_inner, outer, inner, vals, policy, combine);
+        }
+        return b;
+    }
+
+    /// Takes over compress() output whose major index is the outer one.
+    static CompressedBlock from_compressed(LocalFormat fmt, lindex_t n_outer, lindex_t n_inner,
+                                           detail::Compressed<T>&& c) {
+        CompressedBlock b;
+        b.fmt_ = fmt;
+        if (fmt == LocalFormat::dcsc) {
+            b.dcsc_ = Dcsc<T>::from_compressed(n_inner, n_outer, std::move(c));
+        } else {
+            b.csr_ = Csr<T>::from_compressed(n_outer, n_inner, std::move(c));
         }
         return b;
     }
@@ -157,6 +172,24 @@ public:
         }
         return from_outer_arrays(fmt, n_new, n_outer(), std::move(ptr), std::move(inner),
                                  std::move(vals));
+    }
+
+    /// Whether both blocks hold the same entries in the same format and dimensions.
+    bool same_entries(const CompressedBlock& o) const {
+        if (fmt_ != o.fmt_ || n_outer() != o.n_outer() || n_inner() != o.n_inner()) return false;
+        if (fmt_ == LocalFormat::dcsc) {
+            return dcsc_.jc() == o.dcsc_.jc() && dcsc_.cp() == o.dcsc_.cp() &&
+                   dcsc_.ir() == o.dcsc_.ir() && dcsc_.num() == o.dcsc_.num();
+        }
+        return csr_.rowptr() == o.csr_.rowptr() && csr_.colind() == o.csr_.colind() &&
+               csr_.vals() == o.csr_.vals();
+    }
+
+    /// Whether the block equals its transpose (square, every entry (o, i) matched by an
+    /// entry (i, o) with an equal value), so that it can serve as its own compression along
+    /// the other index. Builds the transpose to compare: O(nnz) time and memory.
+    bool is_symmetric() const {
+        return n_outer() == n_inner() && swapped(fmt_).same_entries(*this);
     }
 
     /// An id of this block's contents, unique within the process: every built block gets a

@@ -31,7 +31,13 @@ public:
     static Csr from_tuples(lindex_t nrows, lindex_t ncols, std::span<const lindex_t> rows,
                            std::span<const lindex_t> cols, const ValueArray<T>& vals,
                            DuplicatePolicy policy = DuplicatePolicy::reject, Combine combine = {}) {
-        auto c = detail::compress<T>(nrows, ncols, rows, cols, vals, true, policy, combine);
+        return from_compressed(
+            nrows, ncols,
+            detail::compress<T>(nrows, ncols, rows, cols, vals, true, policy, combine));
+    }
+
+    /// Takes over compress() output whose major index is the row.
+    static Csr from_compressed(lindex_t nrows, lindex_t ncols, detail::Compressed<T>&& c) {
         Csr m(nrows, ncols);
         // Expand the list of non-empty rows into a full row pointer.
         for (std::size_t k = 0; k < c.major_ids.size(); ++k) {

@@ -36,7 +36,13 @@ public:
                             std::span<const lindex_t> cols, const ValueArray<T>& vals,
                             DuplicatePolicy policy = DuplicatePolicy::reject,
                             Combine combine = {}) {
-        auto c = detail::compress<T>(nrows, ncols, rows, cols, vals, false, policy, combine);
+        return from_compressed(
+            nrows, ncols,
+            detail::compress<T>(nrows, ncols, rows, cols, vals, false, policy, combine));
+    }
+
+    /// Takes over compress() output whose major index is the column (taken over).
+    static Dcsc from_compressed(lindex_t nrows, lindex_t ncols, detail::Compressed<T>&& c) {
         Dcsc m(nrows, ncols);
         m.jc_ = std::move(c.major_ids);
         m.cp_ = c.ptr.empty() ? std::vector<offset_t>{0} : std::move(c.ptr);

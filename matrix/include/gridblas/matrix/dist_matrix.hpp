@@ -4,10 +4,10 @@
 ///
 /// Block (i, j) — the rows of row block i and the columns of column block j (see
 /// distribution.hpp) — lives on grid position P(i, j). Global ids are 64-bit, local ids inside
-/// a block 32-bit. Each block is stored twice, compressed by row and compressed by column
+/// a block 32-bit. Each block is stored compressed by row and compressed by column
 /// (compressed_block.hpp), so that both push (SpMSpV) and pull (masked SpMV) kernels can run
-/// in either direction (vxm and mxv). Every member that communicates is collective over the
-/// grid and says so.
+/// in either direction (vxm and mxv); a block equal to its transpose is stored once. Every member
+/// that communicates is collective over the grid and says so.
 
 #include <cstddef>
 #include <memory>
@@ -94,15 +94,19 @@ public:
 
     /// This rank's block compressed by local row (outer = row) / by local column.
     const CompressedBlock<T>& by_row() const { return by_row_; }
-    /// The by-column copy is built on first use after assemble_rows() (a counting-sort
-    /// transpose of the by-row block), so that a product consumed by rows never pays for it.
+    /// When the block equals its transpose (a diagonal block of a symmetric matrix, or the
+    /// whole of one on a single rank) this is by_row() itself: one copy is kept. Otherwise
+    /// it is a counting-sort transpose of the by-row block, built with the block or, after
+    /// assemble_rows(), on first use (so that a product consumed by rows never pays for it).
     /// That first call is not thread-safe: take the reference outside parallel regions.
     const CompressedBlock<T>& by_col() const {
-        if (!by_col_ready_) {
-            by_col_ = by_row_.swapped(by_row_.format());
-            by_col_ready_ = true;
-        }
-        return by_col_;
+        if (!by_col_ready_) derive_by_col();
+        return col_is_row_ ? by_row_ : by_col_;
+    }
+    /// Whether by_col() and by_row() are one stored block (see by_col()).
+    bool shares_orientations() const {
+        by_col();
+        return col_is_row_;
     }
 
     /// Entries stored on this rank.
@@ -111,9 +115,10 @@ public:
     gindex_t nvals() const {
         return grid_->world().allreduce(gindex_t(local_nvals()), comm::ReduceOp::sum, "nvals");
     }
-    /// Bytes of this rank's blocks (both compressions).
+    /// Bytes of this rank's blocks (both compressions, or the one they share).
     std::size_t memory_bytes() const {
-        return by_row_.memory_bytes() + (by_col_ready_ ? by_col_.memory_bytes() : 0);
+        return by_row_.memory_bytes() +
+               (by_col_ready_ && !col_is_row_ ? by_col_.memory_bytes() : 0);
     }
 
     /// Calls f(global_row, global_col, value) for every entry stored on this rank (caller's
@@ -155,11 +160,10 @@ public:
         });
     }
 
-    /// Tuples routed to this rank, in its block's local numbering.
+    /// Tuples routed to this rank, in its block's local numbering: one chunk per routing
+    /// round, so that collecting them never copies (assemble() frees each as it uses it).
     struct LocalTuples {
-        std::vector<lindex_t> rows;
-        std::vector<lindex_t> cols;
-        ValueArray<T> vals;
+        std::vector<detail::TupleChunk<T>> chunks;
     };
 
     /// An empty matrix shell on `grid` (no blocks built yet); used by builders that stream
@@ -216,6 +220,7 @@ public:
                                                   std::move(ptr), std::move(cols), std::move(vals));
         by_col_ = CompressedBlock<T>();
         by_col_ready_ = false;
+        col_is_row_ = false;
     }
 
     /// Same, from the block's rows as a CSR (block_rows() x block_cols(); consumed).
@@ -234,6 +239,16 @@ private:
     CompressedBlock<T> by_row_;
     mutable CompressedBlock<T> by_col_;
     mutable bool by_col_ready_ = true;  // false: by_col_ is due from by_row_
+    mutable bool col_is_row_ = false;   // by_col() is by_row_ (the block is symmetric)
+
+    // Makes by_col(): the transpose of by_row_, or by_row_ itself when they are equal (the
+    // transpose is built either way; the shared case then drops it).
+    void derive_by_col() const {
+        by_col_ = by_row_.swapped(by_row_.format());
+        col_is_row_ = by_col_.same_entries(by_row_);
+        if (col_is_row_) by_col_ = CompressedBlock<T>();
+        by_col_ready_ = true;
+    }
     std::shared_ptr<const VertexRelabel> relabel_;
 };
 
@@ -307,14 +322,18 @@ void DistMatrix<T>::route_append(std::span<const gindex_t> rows_in,
     world.alltoallv(std::span<const detail::RoutedTuple<T>>(send), std::span<const int>(counts),
                     recv, recv_counts, "matrix-build");
     std::vector<detail::RoutedTuple<T>>().swap(send);
-    acc.rows.reserve(acc.rows.size() + recv.size());
-    acc.cols.reserve(acc.cols.size() + recv.size());
-    acc.vals.reserve(acc.vals.size() + recv.size());
-    for (const auto& t : recv) {
-        acc.rows.push_back(t.row);
-        acc.cols.push_back(t.col);
-        acc.vals.push_back(t.val);
+    if (recv.empty()) return;
+    detail::TupleChunk<T> chunk;
+    chunk.rows.resize(recv.size());
+    chunk.cols.resize(recv.size());
+    chunk.vals.resize(recv.size());
+#pragma omp parallel for schedule(static) if (recv.size() > 65536)
+    for (std::size_t k = 0; k < recv.size(); ++k) {
+        chunk.rows[k] = recv[k].row;
+        chunk.cols[k] = recv[k].col;
+        if constexpr (!std::is_same_v<T, Pattern>) chunk.vals[k] = recv[k].val;
     }
+    acc.chunks.push_back(std::move(chunk));
 }
 
 template <class T>
@@ -324,19 +343,11 @@ void DistMatrix<T>::assemble(LocalTuples&& acc, const BuildOptions& opts, Combin
     detail::run_collectively(grid_->world(), [&] {
         const lindex_t br = rows_.block_rows();
         const lindex_t bc = cols_.block_cols();
-        by_row_ = CompressedBlock<T>::build(opts.format, br, bc, acc.rows, acc.cols, acc.vals,
-                                            opts.duplicates, combine);
+        by_row_ = CompressedBlock<T>::from_compressed(
+            opts.format, br, bc,
+            detail::compress_chunks<T>(br, bc, std::move(acc.chunks), opts.duplicates, combine));
         // The by-column copy comes from the de-duplicated by-row block.
-        acc.rows.clear();
-        acc.cols.clear();
-        acc.vals.clear();
-        by_row_.for_each([&](lindex_t o, lindex_t in, const auto& val) {
-            acc.rows.push_back(o);
-            acc.cols.push_back(in);
-            acc.vals.push_back(val);
-        });
-        by_col_ = CompressedBlock<T>::build(opts.format, bc, br, acc.cols, acc.rows, acc.vals);
-        by_col_ready_ = true;
+        derive_by_col();
     });
 }
 

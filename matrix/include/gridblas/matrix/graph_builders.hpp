@@ -69,7 +69,7 @@ DistMatrix<Pattern> graph_from_slices(std::shared_ptr<ProcessGrid> grid, gindex_
     typename DistMatrix<Pattern>::LocalTuples acc;
     // Generate and route in bounded batches so the peak memory stays near the final size.
     const auto [first, count] = slice_range(total, grid->rank(), grid->size());
-    const std::uint64_t batch = std::uint64_t(1) << 24;
+    const std::uint64_t batch = std::uint64_t(1) << 20;
     const std::uint64_t max_count = grid->world().allreduce(count, comm::ReduceOp::max, "graph");
     std::vector<gindex_t> src, dst;
     for (std::uint64_t done = 0; done < max_count; done += batch) {

@@ -19,6 +19,7 @@ public:
     std::size_t size() const { return data_.size(); }
     void resize(std::size_t n) { data_.resize(n); }
     void reserve(std::size_t n) { data_.reserve(n); }
+    void shrink_to_fit() { data_.shrink_to_fit(); }
     void clear() { data_.clear(); }
     void push_back(const T& v) { data_.push_back(v); }
     T& operator[](std::size_t i) { return data_[i]; }
@@ -47,6 +48,7 @@ public:
     std::size_t size() const { return data_.size(); }
     void resize(std::size_t n) { data_.resize(n); }
     void reserve(std::size_t n) { data_.reserve(n); }
+    void shrink_to_fit() { data_.shrink_to_fit(); }
     void clear() { data_.clear(); }
     void push_back(bool v) { data_.push_back(Box{v}); }
     bool& operator[](std::size_t i) { return data_[i].b; }
@@ -69,6 +71,7 @@ public:
     std::size_t size() const { return n_; }
     void resize(std::size_t n) { n_ = n; }
     void reserve(std::size_t) {}
+    void shrink_to_fit() {}
     void clear() { n_ = 0; }
     void push_back(Pattern) { ++n_; }
     Pattern operator[](std::size_t) const { return {}; }

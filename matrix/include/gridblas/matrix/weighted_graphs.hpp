@@ -75,7 +75,7 @@ inline DistMatrix<double> weighted_kronecker_graph(std::shared_ptr<ProcessGrid> 
     auto m = DistMatrix<double>::shell(grid, n, n, b);
     typename DistMatrix<double>::LocalTuples acc;
     const auto [first, count] = slice_range(num_edges(p), grid->rank(), grid->size());
-    const std::uint64_t batch = std::uint64_t(1) << 24;
+    const std::uint64_t batch = std::uint64_t(1) << 20;
     const std::uint64_t max_count = grid->world().allreduce(count, comm::ReduceOp::max, "graph");
     std::vector<gindex_t> src, dst;
     ValueArray<double> w;
@@ -103,10 +103,18 @@ inline DistMatrix<double> weighted_kronecker_graph(std::shared_ptr<ProcessGrid> 
 inline DistMatrix<double> read_weighted_graph_matrix_market(std::shared_ptr<ProcessGrid> grid,
                                                             const std::string& path,
                                                             const GraphOptions& g = {}) {
+    // The reader already mirrors each entry of a symmetric file with its value; adding the
+    // mirrors again would only make duplicates to fold. (A skew-symmetric file's mirrors are
+    // negated, and symmetrising then decides the weights, so it keeps the option.)
+    GraphOptions prepare = g;
+    if (g.symmetrize &&
+        read_matrix_market_header(*grid, path).symmetry == MatrixMarketSymmetry::symmetric) {
+        prepare.symmetrize = false;
+    }
     return detail::stream_matrix_market<double>(
         std::move(grid), path, std::size_t(1) << 20, 0, true, g.build(),
         [&](std::vector<gindex_t>& rows, std::vector<gindex_t>& cols, ValueArray<double>& vals) {
-            detail::prepare_weighted_edges(rows, cols, vals, g);
+            detail::prepare_weighted_edges(rows, cols, vals, prepare);
         },
         detail::MinWeight{});
 }

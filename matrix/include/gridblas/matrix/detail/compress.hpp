@@ -47,6 +47,30 @@ inline void check_tuple_bounds(lindex_t nrows, lindex_t ncols, std::span<const l
     }
 }
 
+/// Tuples grouped by major index, each major's minors in input order: what the counting
+/// sort's scatter leaves for finish_counting().
+template <class T>
+struct Scattered {
+    std::vector<offset_t> start;  ///< size nmajor + 1: major i holds start[i] .. start[i+1]-1
+    std::vector<lindex_t> minor;
+    ValueArray<T> vals;  ///< empty for Pattern
+};
+
+/// Scatters (maj[k], mnr[k], vals[k]) into `s` at the write positions `next` (advanced).
+template <class T>
+void scatter_tuples(std::span<const lindex_t> maj, std::span<const lindex_t> mnr,
+                    const ValueArray<T>& vals, std::vector<offset_t>& next, Scattered<T>& s) {
+    for (std::size_t k = 0; k < maj.size(); ++k) {
+        const offset_t pos = next[maj[k]]++;
+        s.minor[pos] = mnr[k];
+        if constexpr (!std::is_same_v<T, Pattern>) s.vals[pos] = vals[k];
+    }
+}
+
+template <class T, class Combine>
+Compressed<T> finish_counting(lindex_t nmajor, Scattered<T>&& s, bool row_major,
+                              DuplicatePolicy policy, Combine combine);
+
 /// Counting-sort path of compress() for blocks that are not hypersparse: scatter by major
 /// (stable, so duplicates keep their input order), sort each major's minors (in parallel),
 /// then fold duplicates. O(nnz + n_major) memory besides the output.
@@ -56,19 +80,27 @@ Compressed<T> compress_counting(lindex_t nmajor, std::span<const lindex_t> maj,
                                 bool row_major, DuplicatePolicy policy, Combine combine) {
     constexpr bool has_vals = !std::is_same_v<T, Pattern>;
     const std::size_t nnz = maj.size();
-    std::vector<offset_t> start(std::size_t(nmajor) + 1, 0);
-    for (std::size_t k = 0; k < nnz; ++k) ++start[maj[k] + 1];
-    for (std::size_t i = 0; i < nmajor; ++i) start[i + 1] += start[i];
-    std::vector<lindex_t> mi(nnz);
-    ValueArray<T> mv(has_vals ? nnz : 0);
-    {
-        std::vector<offset_t> next(start.begin(), start.end() - 1);
-        for (std::size_t k = 0; k < nnz; ++k) {
-            const offset_t pos = next[maj[k]]++;
-            mi[pos] = mnr[k];
-            if constexpr (has_vals) mv[pos] = vals[k];
-        }
-    }
+    Scattered<T> s;
+    s.start.assign(std::size_t(nmajor) + 1, 0);
+    for (std::size_t k = 0; k < nnz; ++k) ++s.start[maj[k] + 1];
+    for (std::size_t i = 0; i < nmajor; ++i) s.start[i + 1] += s.start[i];
+    s.minor.resize(nnz);
+    s.vals.resize(has_vals ? nnz : 0);
+    std::vector<offset_t> next(s.start.begin(), s.start.end() - 1);
+    scatter_tuples(maj, mnr, vals, next, s);
+    return finish_counting<T>(nmajor, std::move(s), row_major, policy, combine);
+}
+
+/// The second half of the counting sort: sorts each major's minors (in parallel), checks
+/// for or folds duplicates, and drops empty majors from the pointer array.
+template <class T, class Combine>
+Compressed<T> finish_counting(lindex_t nmajor, Scattered<T>&& s, bool row_major,
+                              DuplicatePolicy policy, Combine combine) {
+    constexpr bool has_vals = !std::is_same_v<T, Pattern>;
+    const std::vector<offset_t>& start = s.start;
+    std::vector<lindex_t>& mi = s.minor;
+    ValueArray<T>& mv = s.vals;
+    const std::size_t nnz = mi.size();
     // Sort each major's minors and count its distinct entries.
     std::vector<offset_t> uniq(std::size_t(nmajor) + 1, 0);
     std::size_t first_dup = std::size_t(-1);
@@ -136,22 +168,32 @@ Compressed<T> compress_counting(lindex_t nmajor, std::span<const lindex_t> maj,
             out.vals.resize(nnz);
         return out;
     }
+    // Fold in place: each major's distinct entries move to their final position, which is
+    // never after their scattered one, and majors are handled in ascending order (serially:
+    // a parallel fold would need a second array of nnz entries).
     const std::size_t total = out.ptr.back();
-    out.minor.resize(total);
-    out.vals.resize(total);
-#pragma omp parallel for schedule(dynamic, 256) if (total > 65536)
     for (std::size_t k = 0; k < out.major_ids.size(); ++k) {
         const std::size_t i = out.major_ids[k];
         offset_t w = out.ptr[k];
         for (offset_t q = start[i]; q < start[i + 1]; ++q) {
             if (q > start[i] && mi[q] == mi[q - 1]) {
-                if constexpr (has_vals) out.vals[w - 1] = combine(out.vals[w - 1], mv[q]);
+                if constexpr (has_vals) mv[w - 1] = combine(mv[w - 1], mv[q]);
                 continue;
             }
-            out.minor[w] = mi[q];
-            if constexpr (has_vals) out.vals[w] = mv[q];
+            mi[w] = mi[q];
+            if constexpr (has_vals) mv[w] = mv[q];
             ++w;
         }
+    }
+    mi.resize(total);
+    mi.shrink_to_fit();
+    out.minor = std::move(mi);
+    if constexpr (has_vals) {
+        mv.resize(total);
+        mv.shrink_to_fit();
+        out.vals = std::move(mv);
+    } else {
+        out.vals.resize(total);
     }
     return out;
 }
@@ -216,6 +258,63 @@ Compressed<T> compress(lindex_t nrows, lindex_t ncols, std::span<const lindex_t>
     }
     if (!out.major_ids.empty()) out.ptr.push_back(out.minor.size());
     return out;
+}
+
+/// Tuples of one block as received from one routing round: rows are the major index.
+template <class T>
+struct TupleChunk {
+    std::vector<lindex_t> rows;
+    std::vector<lindex_t> cols;
+    ValueArray<T> vals;
+};
+
+/// compress() by rows over tuples held in chunks, which it consumes: each chunk is freed
+/// as soon as it is scattered, so the peak is the tuples plus one array of minors (12 bytes
+/// per pattern entry) rather than a concatenated copy on top. Same checks and errors as
+/// compress(); on an error the chunks are lost (the caller's block is not built).
+template <class T, class Combine = KeepLast>
+Compressed<T> compress_chunks(lindex_t nrows, lindex_t ncols, std::vector<TupleChunk<T>>&& chunks,
+                              DuplicatePolicy policy = DuplicatePolicy::reject,
+                              Combine combine = {}) {
+    std::size_t nnz = 0;
+    for (const auto& c : chunks) {
+        check_tuple_bounds(nrows, ncols, c.rows, c.cols, c.vals.size());
+        nnz += c.rows.size();
+    }
+    if (std::uint64_t(nrows) > 4 * std::uint64_t(nnz) + 1024) {
+        // Hypersparse (the sorting path): one set of arrays, gathered chunk by chunk.
+        TupleChunk<T> all = chunks.empty() ? TupleChunk<T>{} : std::move(chunks.front());
+        if (chunks.size() > 1) {
+            all.rows.reserve(nnz);
+            all.cols.reserve(nnz);
+            all.vals.reserve(nnz);
+            for (std::size_t c = 1; c < chunks.size(); ++c) {
+                TupleChunk<T> piece = std::move(chunks[c]);
+                all.rows.insert(all.rows.end(), piece.rows.begin(), piece.rows.end());
+                all.cols.insert(all.cols.end(), piece.cols.begin(), piece.cols.end());
+                for (std::size_t k = 0; k < piece.vals.size(); ++k)
+                    all.vals.push_back(piece.vals[k]);
+            }
+        }
+        std::vector<TupleChunk<T>>().swap(chunks);
+        return compress<T>(nrows, ncols, all.rows, all.cols, all.vals, true, policy, combine);
+    }
+    Scattered<T> s;
+    s.start.assign(std::size_t(nrows) + 1, 0);
+    for (const auto& c : chunks) {
+        for (const lindex_t r : c.rows) ++s.start[r + 1];
+    }
+    for (std::size_t i = 0; i < nrows; ++i) s.start[i + 1] += s.start[i];
+    s.minor.resize(nnz);
+    s.vals.resize(std::is_same_v<T, Pattern> ? 0 : nnz);
+    std::vector<offset_t> next(s.start.begin(), s.start.end() - 1);
+    for (auto& c : chunks) {
+        TupleChunk<T> piece = std::move(c);  // freed at the end of this iteration
+        scatter_tuples<T>(piece.rows, piece.cols, piece.vals, next, s);
+    }
+    std::vector<TupleChunk<T>>().swap(chunks);
+    std::vector<offset_t>().swap(next);
+    return finish_counting<T>(nrows, std::move(s), true, policy, combine);
 }
 
 }  // namespace gridblas::detail

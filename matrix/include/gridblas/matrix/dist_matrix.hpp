@@ -9,6 +9,7 @@
 /// in either direction (vxm and mxv); a block equal to its transpose is stored once. Every member
 /// that communicates is collective over the grid and says so.
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <span>
@@ -94,10 +95,12 @@ public:
 
     /// This rank's block compressed by local row (outer = row) / by local column.
     const CompressedBlock<T>& by_row() const { return by_row_; }
-    /// When the block equals its transpose (a diagonal block of a symmetric matrix, or the
-    /// whole of one on a single rank) this is by_row() itself: one copy is kept. Otherwise
-    /// it is a counting-sort transpose of the by-row block, built with the block or, after
-    /// assemble_rows(), on first use (so that a product consumed by rows never pays for it).
+    /// When the block equals its transpose (in practice a symmetric matrix on one rank: the
+    /// grid's row blocks are strided and its column blocks contiguous, so on more ranks no
+    /// block of a symmetric matrix is its own transpose in general) this is by_row() itself
+    /// and one copy is kept. Otherwise it is a counting-sort transpose of the by-row block,
+    /// built with the block or, after assemble_rows(), on first use (so that a product
+    /// consumed by rows never pays for it).
     /// That first call is not thread-safe: take the reference outside parallel regions.
     const CompressedBlock<T>& by_col() const {
         if (!by_col_ready_) derive_by_col();
@@ -323,17 +326,32 @@ void DistMatrix<T>::route_append(std::span<const gindex_t> rows_in,
                     recv, recv_counts, "matrix-build");
     std::vector<detail::RoutedTuple<T>>().swap(send);
     if (recv.empty()) return;
-    detail::TupleChunk<T> chunk;
-    chunk.rows.resize(recv.size());
-    chunk.cols.resize(recv.size());
-    chunk.vals.resize(recv.size());
+    // Append to the last chunk while it has room, else open one with room for the larger of
+    // this round and (up to 2^23 tuples) everything held so far. Large chunks are thus few
+    // and big enough for malloc to map them on their own, so freeing one in assemble() gives
+    // its memory back instead of leaving holes between this loop's temporaries; room never
+    // written is never made resident.
+    std::size_t held = 0;
+    for (const auto& c : acc.chunks) held += c.rows.size();
+    if (acc.chunks.empty() ||
+        acc.chunks.back().rows.capacity() - acc.chunks.back().rows.size() < recv.size()) {
+        const std::size_t room = std::max(recv.size(), std::min(held, std::size_t(1) << 23));
+        acc.chunks.emplace_back();
+        acc.chunks.back().rows.reserve(room);
+        acc.chunks.back().cols.reserve(room);
+        acc.chunks.back().vals.reserve(room);
+    }
+    detail::TupleChunk<T>& chunk = acc.chunks.back();
+    const std::size_t at = chunk.rows.size();
+    chunk.rows.resize(at + recv.size());
+    chunk.cols.resize(at + recv.size());
+    chunk.vals.resize(at + recv.size());
 #pragma omp parallel for schedule(static) if (recv.size() > 65536)
     for (std::size_t k = 0; k < recv.size(); ++k) {
-        chunk.rows[k] = recv[k].row;
-        chunk.cols[k] = recv[k].col;
-        if constexpr (!std::is_same_v<T, Pattern>) chunk.vals[k] = recv[k].val;
+        chunk.rows[at + k] = recv[k].row;
+        chunk.cols[at + k] = recv[k].col;
+        if constexpr (!std::is_same_v<T, Pattern>) chunk.vals[at + k] = recv[k].val;
     }
-    acc.chunks.push_back(std::move(chunk));
 }
 
 template <class T>

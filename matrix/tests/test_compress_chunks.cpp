@@ -86,6 +86,36 @@ TEST(CompressChunks, MatchesOneCallWithDuplicatesCombined) {
     }
 }
 
+TEST(CompressChunks, MirroredTuplesStandForBothDirections) {
+    std::mt19937_64 rng(9);
+    // Counting sort (dense) and the sorting path (hypersparse), diagonal tuples included.
+    for (lindex_t n : {lindex_t(30), lindex_t(3'000'000)}) {
+        for (int parts : {1, 3}) {
+            auto chunks = random_chunks(rng, n, n, 2000, parts);
+            chunks.front().rows.push_back(4);  // a diagonal tuple is not doubled
+            chunks.front().cols.push_back(4);
+            chunks.front().vals.push_back(5.0);
+            auto both = concatenated(chunks);
+            const std::size_t m = both.rows.size();
+            for (std::size_t k = 0; k < m; ++k) {
+                if (both.rows[k] == both.cols[k]) continue;
+                both.rows.push_back(both.cols[k]);
+                both.cols.push_back(both.rows[k]);
+                both.vals.push_back(both.vals[k]);
+            }
+            const auto want = detail::compress<double>(n, n, both.rows, both.cols, both.vals, true,
+                                                       DuplicatePolicy::combine, Plus{});
+            const auto got = detail::compress_chunks<double>(
+                n, n, std::move(chunks), DuplicatePolicy::combine, Plus{}, true);
+            expect_same(got, want);
+        }
+    }
+    std::vector<TupleChunk<double>> rect(1);
+    EXPECT_THROW(detail::compress_chunks<double>(3, 4, std::move(rect), DuplicatePolicy::combine,
+                                                 Plus{}, true),
+                 DimensionMismatch);
+}
+
 TEST(CompressChunks, PatternTuples) {
     std::vector<TupleChunk<Pattern>> chunks(2);
     chunks[0].rows = {2, 0, 2};

@@ -167,6 +167,9 @@ public:
     /// round, so that collecting them never copies (assemble() frees each as it uses it).
     struct LocalTuples {
         std::vector<detail::TupleChunk<T>> chunks;
+        /// Each off-diagonal tuple also stands for its transpose (a symmetric graph built on
+        /// one rank from half its tuples; the block must be square).
+        bool mirror = false;
     };
 
     /// An empty matrix shell on `grid` (no blocks built yet); used by builders that stream
@@ -363,7 +366,8 @@ void DistMatrix<T>::assemble(LocalTuples&& acc, const BuildOptions& opts, Combin
         const lindex_t bc = cols_.block_cols();
         by_row_ = CompressedBlock<T>::from_compressed(
             opts.format, br, bc,
-            detail::compress_chunks<T>(br, bc, std::move(acc.chunks), opts.duplicates, combine));
+            detail::compress_chunks<T>(br, bc, std::move(acc.chunks), opts.duplicates, combine,
+                                       acc.mirror));
         // The by-column copy comes from the de-duplicated by-row block.
         derive_by_col();
     });

@@ -67,6 +67,13 @@ DistMatrix<Pattern> graph_from_slices(std::shared_ptr<ProcessGrid> grid, gindex_
                                       std::uint64_t total, const GraphOptions& g, Gen&& gen) {
     auto m = DistMatrix<Pattern>::shell(grid, n, n, g.build());
     typename DistMatrix<Pattern>::LocalTuples acc;
+    // On one rank the whole matrix is one square block: keep each edge once and let the
+    // block's assembly add the reverse direction (half the tuples held).
+    GraphOptions prepare = g;
+    if (g.symmetrize && grid->size() == 1) {
+        prepare.symmetrize = false;
+        acc.mirror = true;
+    }
     // Generate and route in bounded batches so the peak memory stays near the final size.
     const auto [first, count] = slice_range(total, grid->rank(), grid->size());
     const std::uint64_t batch = std::uint64_t(1) << 20;
@@ -76,7 +83,7 @@ DistMatrix<Pattern> graph_from_slices(std::shared_ptr<ProcessGrid> grid, gindex_
         src.clear();
         dst.clear();
         if (done < count) gen(first + done, std::min(batch, count - done), src, dst);
-        prepare_edges(src, dst, g);
+        prepare_edges(src, dst, prepare);
         m.route_append(src, dst, ValueArray<Pattern>(src.size()), acc);
     }
     m.assemble(std::move(acc), g.build());

@@ -270,16 +270,38 @@ struct TupleChunk {
 
 /// compress() by rows over tuples held in chunks, which it consumes: each chunk is freed
 /// as soon as it is scattered, so the peak is the tuples plus one array of minors (12 bytes
-/// per pattern entry) rather than a concatenated copy on top. Same checks and errors as
-/// compress(); on an error the chunks are lost (the caller's block is not built).
+/// per pattern entry) rather than a concatenated copy on top. With `mirror` (square blocks
+/// only) each off-diagonal tuple (r, c, v) also stands for (c, r, v), so a symmetric block
+/// can be built from half its tuples. Same checks and errors as compress(); on an error the
+/// chunks are lost (the caller's block is not built).
 template <class T, class Combine = KeepLast>
 Compressed<T> compress_chunks(lindex_t nrows, lindex_t ncols, std::vector<TupleChunk<T>>&& chunks,
                               DuplicatePolicy policy = DuplicatePolicy::reject,
-                              Combine combine = {}) {
+                              Combine combine = {}, bool mirror = false) {
+    if (mirror && nrows != ncols) {
+        throw DimensionMismatch("mirrored tuples need a square block, not " +
+                                std::to_string(nrows) + " x " + std::to_string(ncols));
+    }
     std::size_t nnz = 0;
     for (const auto& c : chunks) {
         check_tuple_bounds(nrows, ncols, c.rows, c.cols, c.vals.size());
         nnz += c.rows.size();
+        if (mirror) {
+            for (std::size_t k = 0; k < c.rows.size(); ++k) nnz += c.rows[k] != c.cols[k];
+        }
+    }
+    if (mirror && std::uint64_t(nrows) > 4 * std::uint64_t(nnz) + 1024) {
+        // Hypersparse and mirrored: write the mirrors out, then as below.
+        for (auto& c : chunks) {
+            const std::size_t m = c.rows.size();
+            for (std::size_t k = 0; k < m; ++k) {
+                if (c.rows[k] == c.cols[k]) continue;
+                c.rows.push_back(c.cols[k]);
+                c.cols.push_back(c.rows[k]);
+                c.vals.push_back(c.vals[k]);
+            }
+        }
+        mirror = false;
     }
     if (std::uint64_t(nrows) > 4 * std::uint64_t(nnz) + 1024) {
         // Hypersparse (the sorting path): one set of arrays, gathered chunk by chunk.
@@ -303,6 +325,11 @@ Compressed<T> compress_chunks(lindex_t nrows, lindex_t ncols, std::vector<TupleC
     s.start.assign(std::size_t(nrows) + 1, 0);
     for (const auto& c : chunks) {
         for (const lindex_t r : c.rows) ++s.start[r + 1];
+        if (mirror) {
+            for (std::size_t k = 0; k < c.rows.size(); ++k) {
+                if (c.rows[k] != c.cols[k]) ++s.start[c.cols[k] + 1];
+            }
+        }
     }
     for (std::size_t i = 0; i < nrows; ++i) s.start[i + 1] += s.start[i];
     s.minor.resize(nnz);
@@ -311,6 +338,14 @@ Compressed<T> compress_chunks(lindex_t nrows, lindex_t ncols, std::vector<TupleC
     for (auto& c : chunks) {
         TupleChunk<T> piece = std::move(c);  // freed at the end of this iteration
         scatter_tuples<T>(piece.rows, piece.cols, piece.vals, next, s);
+        if (mirror) {
+            for (std::size_t k = 0; k < piece.rows.size(); ++k) {
+                if (piece.rows[k] == piece.cols[k]) continue;
+                const offset_t pos = next[piece.cols[k]]++;
+                s.minor[pos] = piece.rows[k];
+                if constexpr (!std::is_same_v<T, Pattern>) s.vals[pos] = piece.vals[k];
+            }
+        }
     }
     std::vector<TupleChunk<T>>().swap(chunks);
     std::vector<offset_t>().swap(next);

@@ -50,6 +50,9 @@ struct BlockIds {
     }
     /// Whether the ids are the global ids (1 x 1, 1 x pc and pr x 1 grids).
     bool identity() const { return pr == 1 || pc == 1; }
+    /// Whether this rank samples local row r: on a 1 x pc grid every rank holds a part of
+    /// every row, so each samples only the rows r with r mod pc = j; elsewhere all rows.
+    bool samples_row(gindex_t r) const { return pr > 1 || pc == 1 || r % pc == j; }
 };
 
 /// A union-find forest over ids 0..n-1 whose roots are the smallest ids of their trees.
@@ -62,6 +65,8 @@ public:
     }
     std::size_t size() const { return parent_.size(); }
     Id parent(std::size_t x) const { return load(Id(x)); }
+    /// The root of x's tree (safe during unite() calls: a root of that moment).
+    Id find(Id x) const { return root(x); }
     /// No id: what unite() returns when it hooked nothing.
     static constexpr Id none = Id(-1);
     /// Joins the trees of a and b; may run concurrently with other unite() calls. Returns

@@ -2,7 +2,9 @@
 // "Optimizing Parallel Graph Connectivity Computation via Subgraph Sampling", IPDPS 2018),
 // on a 2D-distributed matrix:
 //  1. Sampling: every rank joins, in a union-find forest over the rows and columns of its
-//     block (cc_local.hpp), each row's first `sample_neighbors` entries of the block.
+//     block (cc_local.hpp), each row's first `sample_neighbors` entries of the block (on a
+//     1 x pc grid, where every rank holds a part of every row, each rank takes every pc-th
+//     row).
 //  2. The ranks' forests are joined. Where every rank's ids are the vertex ids (1 x 1,
 //     1 x pc and pr x 1 grids) the ranks swap whole forests by recursive doubling and join
 //     them; otherwise FastSV over the edges {id, its root}
@@ -62,6 +64,7 @@ void sample(const CompressedBlock<Pattern>& rows, const BlockIds& ids, int ks, i
     for_each_outer(
         rows, threads,
         [&](lindex_t r, const lindex_t* b, const lindex_t* e) {
+            if (!ids.samples_row(r)) return;
             const Id u = Id(ids.row(r));
             for (const lindex_t* p = b; p < e && p < b + ks; ++p) forest.unite(u, Id(ids.col(*p)));
         },
@@ -77,7 +80,7 @@ gindex_t giant_root(const LocalForest<Id>& forest, gindex_t n, int samples) {
     std::mt19937_64 rng(0x5eed);
     std::uniform_int_distribution<gindex_t> any(0, n - 1);
     std::vector<gindex_t> roots(static_cast<std::size_t>(samples));
-    for (gindex_t& r : roots) r = gindex_t(forest.parent(std::size_t(any(rng))));
+    for (gindex_t& r : roots) r = gindex_t(forest.find(Id(any(rng))));
     std::sort(roots.begin(), roots.end());
     return mode_of_sorted(roots);
 }
@@ -131,7 +134,6 @@ void join_forests(LocalForest<Id>& forest, comm::Communicator& world, int thread
         for (std::size_t x = 0; x < size; ++x) {
             if (other[x] != Id(x)) forest.unite(Id(x), other[x]);
         }
-        forest.flatten();
     };
     const std::span<const Id> mine(forest.parents());
     if (me >= p2) {
@@ -177,31 +179,31 @@ void forest_steps(const DistMatrix<Pattern>& a, const CcOptions& o, const BlockI
     };
     for_each_outer(rows, threads, [&](lindex_t r, const lindex_t* b, const lindex_t* e) {
         const Id u = Id(ids.row(r));
-        if (gindex_t(forest.parent(u)) == c) return;
-        for (const lindex_t* p = b + std::min<std::ptrdiff_t>(ks, e - b); p < e; ++p)
-            hook(u, Id(ids.col(*p)));
+        if (gindex_t(forest.find(u)) == c) return;
+        const std::ptrdiff_t skip = ids.samples_row(r) ? std::min<std::ptrdiff_t>(ks, e - b) : 0;
+        for (const lindex_t* p = b + skip; p < e; ++p) hook(u, Id(ids.col(*p)));
     });
     if (cols) {
         for_each_outer(*cols, threads, [&](lindex_t q, const lindex_t* b, const lindex_t* e) {
             const Id v = Id(ids.col(q));
-            if (gindex_t(forest.parent(v)) == c) return;
+            if (gindex_t(forest.find(v)) == c) return;
             for (const lindex_t* p = b; p < e; ++p) hook(Id(ids.row(*p)), v);
         });
     }
-    forest.flatten();
     if (world.size() > 1) {
         // The roots hooked here, each with its new root: applied on every rank, they join the
         // same trees there (every other id still points at an old root).
         std::vector<Id> mine, all;
         for (const auto& list : hooked) {
-            for (Id h : list) mine.push_back(h), mine.push_back(forest.parent(h));
+            for (Id h : list) mine.push_back(h), mine.push_back(forest.find(h));
         }
         std::vector<int> counts;
         world.allgatherv(std::span<const Id>(mine), all, counts, "cc-hooked");
         for (std::size_t k = 0; k < all.size(); k += 2) forest.unite(all[k], all[k + 1]);
-        forest.flatten();
     }
-    for (std::size_t k = 0; k < f.size(); ++k) f[k] = gindex_t(forest.parent(begin + k));
+    const std::size_t m = f.size();
+#pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
+    for (std::size_t k = 0; k < m; ++k) f[k] = gindex_t(forest.find(Id(begin + gindex_t(k))));
 }
 
 /// Steps 1 to 4 on a grid with pr, pc > 1: the ranks' forests joined by FastSV over the edges

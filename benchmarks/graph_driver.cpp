@@ -42,8 +42,8 @@ const char* kHelp = R"(gridblas-graph: run a graph algorithm of gridblas
 
 Usage: gridblas-graph ALGO [options]
 ALGO:
-  cc                   connected components (FastSV): vertex -> smallest vertex id of its
-                       component (weakly connected components with --directed)
+  cc                   connected components (Afforest sampling): vertex -> smallest vertex id
+                       of its component (weakly connected components with --directed)
   pagerank             PageRank, LDBC Graphalytics definition (dangling rank spread evenly)
   sssp                 single-source shortest paths, delta-stepping; validated after each run
   tc                   triangle count, C<L> = L*U over plus_pair (undirected graphs only)

@@ -1,4 +1,8 @@
-// Connected components by FastSV (Zhang, Azad & Hu, SIAM PP 2020): stochastic and aggressive
+// Connected components: the entry point, which runs the sampling variant
+// (connected_components_sampled.cpp, after Sutton, Ben-Nun & Barak, IPDPS 2018) unless
+// sampling is off, and FastSV over the whole matrix.
+//
+// FastSV (Zhang, Azad & Hu, SIAM PP 2020): stochastic and aggressive
 // hooking onto the smallest grandparent among the neighbours, shortcutting, and grandparents
 // recomputed each iteration, until the grandparents stop changing. See
 // connected_components.hpp for the steps. The labels live in dense arrays over each rank's
@@ -9,9 +13,11 @@
 
 #include <algorithm>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "algorithms/algo_checks.hpp"
+#include "algorithms/cc_detail.hpp"
 #include "algorithms/indexed.hpp"
 #include "gridblas/ops/spmv_full.hpp"
 #include "gridblas/semirings/builtin.hpp"
@@ -26,10 +32,15 @@ struct MinOp {
 
 CcResult connected_components(const DistMatrix<Pattern>& a, const CcOptions& options) {
     detail::check_graph_algorithm(a, "connected_components");
+    if (options.sample_neighbors < 0) {
+        throw InvalidValue("connected_components: sample_neighbors must not be negative, not " +
+                           std::to_string(options.sample_neighbors));
+    }
     const auto& grid = a.grid();
     comm::Communicator& world = grid->world();
     world.allreduce(0, comm::ReduceOp::sum, "cc-start");
     const double t0 = comm::wtime();
+    if (options.sample_neighbors > 0) return detail::connected_components_sampled(a, options, t0);
     const gindex_t n = a.nrows();
 
     // f(u) = u; gf = f(f) = f; dense arrays over this rank's piece.

@@ -163,8 +163,9 @@ public:
         });
     }
 
-    /// Tuples routed to this rank, in its block's local numbering: one chunk per routing
-    /// round, so that collecting them never copies (assemble() frees each as it uses it).
+    /// Tuples routed to this rank, in its block's local numbering, in chunks that are filled
+    /// and never moved, so that collecting them never copies (assemble() frees each chunk as
+    /// it uses it; route_append() says how they grow).
     struct LocalTuples {
         std::vector<detail::TupleChunk<T>> chunks;
         /// Each off-diagonal tuple also stands for its transpose (a symmetric graph built on

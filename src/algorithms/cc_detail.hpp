@@ -24,6 +24,11 @@ int edge_list_fastsv(std::vector<gindex_t>& f, const std::vector<gindex_t>& ends
                      const std::vector<std::uint32_t>& ea, const std::vector<std::uint32_t>& eb,
                      const Distribution& d, gindex_t begin, comm::Communicator& world);
 
+/// The result from this rank's labels `f` (vertex begin + k at index k): components counted
+/// as the labels that are their own vertex, the time since `t0`. Collective over `world`.
+CcResult finish_cc_result(const DistMatrix<Pattern>& a, gindex_t begin, std::vector<gindex_t>&& f,
+                          int iterations, double t0, comm::Communicator& world);
+
 /// connected_components() with subgraph sampling (options.sample_neighbors > 0); the
 /// argument checks are done. `t0` is the start time.
 CcResult connected_components_sampled(const DistMatrix<Pattern>& a, const CcOptions& options,

@@ -30,6 +30,24 @@ struct MinOp {
 };
 }  // namespace
 
+namespace detail {
+CcResult finish_cc_result(const DistMatrix<Pattern>& a, gindex_t begin, std::vector<gindex_t>&& f,
+                          int iterations, double t0, comm::Communicator& world) {
+    CcResult r;
+    r.dist = a.row_dist();
+    r.local_begin = begin;
+    r.component = std::move(f);
+    gindex_t roots = 0;
+    for (std::size_t k = 0; k < r.component.size(); ++k) {
+        roots += r.component[k] == begin + gindex_t(k);
+    }
+    r.components = world.allreduce(roots, comm::ReduceOp::sum, "cc-end");
+    r.iterations = iterations;
+    r.seconds = world.allreduce(comm::wtime() - t0, comm::ReduceOp::max, "cc-end");
+    return r;
+}
+}  // namespace detail
+
 CcResult connected_components(const DistMatrix<Pattern>& a, const CcOptions& options) {
     detail::check_graph_algorithm(a, "connected_components");
     if (options.sample_neighbors < 0) {
@@ -77,18 +95,7 @@ CcResult connected_components(const DistMatrix<Pattern>& a, const CcOptions& opt
         if (world.allreduce(moved, comm::ReduceOp::sum, "cc-moved") == 0) break;
     }
 
-    CcResult r;
-    r.dist = a.row_dist();
-    r.local_begin = begin;
-    r.component = std::move(f);
-    gindex_t roots = 0;
-    for (std::size_t k = 0; k < r.component.size(); ++k) {
-        roots += r.component[k] == r.local_begin + gindex_t(k);
-    }
-    r.components = world.allreduce(roots, comm::ReduceOp::sum, "cc-end");
-    r.iterations = iterations;
-    r.seconds = world.allreduce(comm::wtime() - t0, comm::ReduceOp::max, "cc-end");
-    return r;
+    return detail::finish_cc_result(a, begin, std::move(f), iterations, t0, world);
 }
 
 }  // namespace gridblas

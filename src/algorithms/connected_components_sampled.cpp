@@ -290,18 +290,7 @@ CcResult sampled(const DistMatrix<Pattern>& a, const CcOptions& o, double t0) {
     } else {
         grid_steps<Id>(a, o, ids, f, begin, shape.dist(), iterations);
     }
-    CcResult res;
-    res.dist = a.row_dist();
-    res.local_begin = begin;
-    res.component = std::move(f);
-    gindex_t roots = 0;
-    for (std::size_t k = 0; k < res.component.size(); ++k) {
-        roots += res.component[k] == begin + gindex_t(k);
-    }
-    res.components = world.allreduce(roots, comm::ReduceOp::sum, "cc-end");
-    res.iterations = iterations;
-    res.seconds = world.allreduce(comm::wtime() - t0, comm::ReduceOp::max, "cc-end");
-    return res;
+    return finish_cc_result(a, begin, std::move(f), iterations, t0, world);
 }
 
 }  // namespace

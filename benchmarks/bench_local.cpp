@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "gridblas/kernels/cpu/kernels.hpp"
+#include "gridblas/kernels/cpu/spmspv_claim.hpp"
 #include "gridblas/matrix/csr.hpp"
 #include "gridblas/matrix/dcsc.hpp"
 #include "gridblas/matrix/generators.hpp"
@@ -181,6 +182,52 @@ void PullToBitmap(benchmark::State& state) {
     label(state, "any_pair csr");
 }
 
+/// The claiming push of top-down BFS (spmspv_claim) on the level that follows a hub's
+/// neighbourhood: the frontier is the `top` vertices of highest degree, nothing else is
+/// visited (mask = not visited). Args: scale, top, semiring (0 min_secondi, 1 any_secondi).
+void Claim(benchmark::State& state) {
+    const Graph& g = graph(int(state.range(0)));
+    const auto view = make_view(g.dcsc, &g.lookup);
+    std::vector<lindex_t> order(g.n);
+    for (lindex_t v = 0; v < g.n; ++v) order[v] = v;
+    auto degree = [&](lindex_t v) { return g.csr.rowptr()[v + 1] - g.csr.rowptr()[v]; };
+    const std::size_t top = std::min<std::size_t>(std::size_t(state.range(1)), g.n);
+    std::partial_sort(order.begin(), order.begin() + std::ptrdiff_t(top), order.end(),
+                      [&](lindex_t a, lindex_t b) { return degree(a) > degree(b); });
+    std::vector<lindex_t> ids(order.begin(), order.begin() + std::ptrdiff_t(top));
+    std::sort(ids.begin(), ids.end());
+    BitmapVector<Pattern> visited(g.n);
+    for (const lindex_t v : ids) visited.set(v);
+    MaskStorage st;
+    const MaskView mask = make_mask(visited, g.n, true, true, st);
+    ClaimWorkspace<std::int64_t> ws;
+    SparseVector<std::int64_t> y;
+    KernelStats ks;
+    std::uint64_t entries = 0;
+    auto global = [](lindex_t j) { return std::int64_t(j); };
+    for (auto _ : state) {
+        if (state.range(2) == 2) {
+            ks = spmspv_claim<min_secondi<std::int64_t>>(view, ids, global, no_mask(), y, ws);
+        } else if (state.range(2) == 0) {
+            ks = spmspv_claim<min_secondi<std::int64_t>>(view, ids, global, mask, y, ws);
+        } else {
+            ks = spmspv_claim<any_secondi<std::int64_t>>(view, ids, global, mask, y, ws);
+        }
+        entries += ks.entries;
+        benchmark::DoNotOptimize(y.indices().data());
+    }
+    state.counters["edges_per_s"] =
+        benchmark::Counter(double(entries), benchmark::Counter::kIsRate);
+    state.counters["out"] = double(ks.nvals);
+    state.counters["entries"] = double(ks.entries);
+    label(state, state.range(2) == 0 ? "min_secondi" : "any_secondi");
+}
+
+BENCHMARK(Claim)
+    ->ArgNames({"scale", "top", "semiring"})
+    ->ArgsProduct({{18, 20}, {64, 512}, {0, 1, 2}})
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 BENCHMARK(Push)
     ->ArgNames({"scale", "dens_e4", "method", "view"})
     ->ArgsProduct({{14, 16, 18}, {1, 100, 1000}, {0, 1, 2}, {0, 1}})

@@ -54,6 +54,9 @@ struct ClaimWorkspace {
 
 namespace detail {
 
+/// Products per unit of work of spmspv_claim().
+inline constexpr std::size_t kClaimSlice = 4096;
+
 /// The dense drain of the "min" claim: the outputs with best[i] != none in index order,
 /// with their values, and best reset; several threads each take a range of outputs.
 template <class Y, class ToGlobal>
@@ -134,7 +137,7 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
     if (ws.lists.size() < std::size_t(threads)) ws.lists.resize(std::size_t(threads));
     std::uint64_t* bits = ws.bits.data();
     lindex_t* best = ws.best.data();
-    const offset_t slice = 4096;
+    constexpr offset_t slice = offset_t(detail::kClaimSlice);
     const std::size_t slices = std::size_t((flops + slice - 1) / slice);
     detail::with_mask(mask, [&](auto allow) {
 #pragma omp parallel num_threads(threads) if (threads > 1)
@@ -153,23 +156,36 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
                 std::size_t k = std::size_t(std::upper_bound(ws.start.begin(), ws.start.end(), lo) -
                                             ws.start.begin()) -
                                 1;
+                const lindex_t* inner = a.inner;
+                lindex_t claimed[detail::kClaimSlice];  // outputs first claimed in a slice
                 for (offset_t f = lo; f < hi; ++k) {
                     if (ws.pos[k] == npos) continue;
                     const lindex_t j = ids[k];
                     const offset_t base = a.ptr[ws.pos[k]] - ws.start[k];
                     const offset_t stop = std::min(hi, ws.start[k + 1]);
+                    if constexpr (keep_min) {
+                        if (threads == 1) {
+                            // One thread: no atomics, and no data-dependent branch either.
+                            // Whether an edge lowers its output's slot is a coin flip for the
+                            // branch predictor, and each miss throws away the random reads
+                            // already under way; a conditional move keeps them in flight.
+                            std::size_t added = 0;  // stop - f <= slice entries
+                            for (; f < stop; ++f) {
+                                const lindex_t i = inner[base + f];
+                                const lindex_t cur = best[i];
+                                const bool take = allow(i) & (j < cur);
+                                best[i] = take ? j : cur;
+                                claimed[added] = i;
+                                added += take & (cur == none);  // first claim
+                            }
+                            mine.insert(mine.end(), claimed, claimed + added);
+                            continue;
+                        }
+                    }
                     for (; f < stop; ++f) {
-                        const lindex_t i = a.inner[base + f];
+                        const lindex_t i = inner[base + f];
                         if (!allow(i)) continue;
                         if constexpr (keep_min) {
-                            if (threads == 1) {  // one thread: no atomics needed
-                                const lindex_t cur = best[i];
-                                if (j < cur) {
-                                    best[i] = j;
-                                    if (cur == none) mine.push_back(i);
-                                }
-                                continue;
-                            }
                             std::atomic_ref<lindex_t> slot(best[i]);
                             lindex_t cur = slot.load(std::memory_order_relaxed);
                             while (j < cur) {

@@ -63,6 +63,13 @@ struct BfsSolver::Impl {
     gindex_t record_level(gindex_t depth, BfsResult& r, bool sum_degrees);
     /// Parent mode "after": parents from levels, once the search is over.
     void parents_from_levels(BfsResult& r);
+    /// Whether parents are recovered after the search. On a one-row grid (one rank
+    /// included) "after" searches as "min" instead: the parents it would recover are by
+    /// definition the ones min computes (the smallest-id neighbour one level up), and no
+    /// parent crosses the wire there, so recovering them would only add a pass.
+    bool recovers_parents_after() const {
+        return opt.parents == ParentMode::after && grid.pr() > 1;
+    }
 };
 
 }  // namespace gridblas

@@ -216,7 +216,7 @@ void BfsSolver::run(gindex_t caller_source, BfsResult& r) {
             if (!bottom_up) scout = 1;
         }
     }
-    if (s.opt.parents == ParentMode::after) s.parents_from_levels(r);
+    if (s.recovers_parents_after()) s.parents_from_levels(r);
     if (const VertexRelabel* rl = s.a.relabel()) {
         // Give the results back in the caller's ids.
         std::vector<gindex_t> parent, level;

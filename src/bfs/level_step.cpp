@@ -34,7 +34,8 @@ std::uint64_t BfsSolver::Impl::step(bool bottom_up) {
                                                    true, ws_ids, site);
         return ws_ids.last_entries;
     }
-    if (opt.parents == ParentMode::min) {
+    if (opt.parents == ParentMode::min ||
+        (opt.parents == ParentMode::after && !recovers_parents_after())) {
         detail::spmv_dist<min_secondi<gindex_t>>(next, visited, no_accum, frontier, a, d, true, ws,
                                                  site);
     } else {
@@ -52,7 +53,7 @@ gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r, bool sum_de
     std::uint64_t* vis = visited.bitmap().words().data();
     gindex_t* level = r.level.data();
     gindex_t* parent = r.parent.data();
-    const bool keep_parent = opt.parents != ParentMode::after;
+    const bool keep_parent = !recovers_parents_after();
     const gindex_t* deg = degree.data();
     // The new frontier is next's ids; its out-degree sum drives the next direction choice
     // (after a bottom-up level the rule asks for the frontier's size only).

@@ -17,7 +17,10 @@
 # bench-results/side-<date>/ (git-ignored): every log and results.md, a table of mean
 # times, ratios to GapBS's mean in the same round, and peak memory.
 #
-# Usage: scripts/bench-side-by-side.sh [--scale S] [--rounds N] [--roots N] [--ranks "1 2 4"]
+# An entry of --ranks may name a grid shape: "4:1x4" runs 4 ranks on a 1 x 4 grid (the default
+# is the most square shape, 2 x 2 for 4 ranks).
+#
+# Usage: scripts/bench-side-by-side.sh [--scale S] [--rounds N] [--roots N] [--ranks "1 2 4 4:1x4"]
 #            [--gapbs DIR] [--out DIR] [--build-dir DIR] [--no-build]
 set -euo pipefail
 
@@ -107,11 +110,18 @@ run() {
 }
 
 for round in $(seq 1 "$rounds"); do
-    for p in $ranks; do
+    for entry in $ranks; do
+        p=${entry%%:*}
+        grid_args=()
+        name="gridblas-np$p"
+        if [[ $entry == *:* ]]; then
+            grid_args=(--grid "${entry#*:}")
+            name="gridblas-np$p-${entry#*:}"
+        fi
         threads=1
         [[ $p -eq 1 ]] && threads=2
-        run "gridblas-np$p" mpirun -np "$p" --bind-to none "$bin/gridblas-bfs" --file "$file" \
-            --threads "$threads" --roots "$nroots" --no-validate
+        run "$name" mpirun -np "$p" --bind-to none "$bin/gridblas-bfs" --file "$file" \
+            --threads "$threads" --roots "$nroots" --no-validate "${grid_args[@]}"
     done
     if [[ -n $gapbs ]]; then
         OMP_NUM_THREADS=2 run gapbs "$gapbs" -f "$file" -s -n "$nroots"
@@ -141,7 +151,11 @@ def grab(name, r):
     gib = int(rss.group(1)) / 2**20 if rss else None
     return (float(m.group(1)) * 1e3 if m else None), (gib, gib)
 
-rows = [(f"gridblas-np{p}", f"gridblas, {p} rank{'s' if p != '1' else ''} x {2 if p == '1' else 1} thread{'s' if p == '1' else ''}") for p in ranks]
+def row(entry):
+    p, _, shape = entry.partition(":")
+    label = f"gridblas, {p} rank{'s' if p != '1' else ''} x {2 if p == '1' else 1} thread{'s' if p == '1' else ''}"
+    return (f"gridblas-np{p}-{shape}", f"{label}, {shape} grid") if shape else (f"gridblas-np{p}", label)
+rows = [row(e) for e in ranks]
 rows += [("gapbs", "GapBS bfs, 2 threads"), ("suitesparse", "SuiteSparse:GraphBLAS push/pull, 2 threads")]
 gap = [grab("gapbs", r)[0] for r in range(1, rounds + 1)]
 lines = [f"Kronecker scale {scale}, edge factor 16 (file written by gridblas-kron), {nroots} keys, "

@@ -51,6 +51,8 @@ struct BfsSolver::Impl {
         std::vector<int> send_counts, recv_counts;
     };
     AfterBuffers after;
+    /// The search's and each level's times, reduced over the ranks at the end of a search.
+    std::vector<double> level_times;
 
     Impl(const DistMatrix<Pattern>& m, const BfsOptions& o);
     ~Impl();

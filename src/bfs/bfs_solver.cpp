@@ -189,8 +189,8 @@ void BfsSolver::run(gindex_t caller_source, BfsResult& r) {
                              gindex_t(c1.bytes_wire - c0.bytes_wire),
                              gindex_t(c1.bytes_raw - c0.bytes_raw)};
         world.allreduce(std::span<gindex_t>(local, 6), comm::ReduceOp::sum, "bfs-level");
-        double times[2] = {l1 - l0, c1.seconds - c0.seconds};
-        world.allreduce(std::span<double>(times, 2), comm::ReduceOp::max, "bfs-level");
+        // This rank's times; the maxima over ranks are taken once, when the search is over
+        // (one collective per search instead of one per level).
 
         BfsLevelStats st;
         st.level = int(depth);
@@ -201,8 +201,8 @@ void BfsSolver::run(gindex_t caller_source, BfsResult& r) {
         st.messages = std::uint64_t(local[3]);
         st.bytes_wire = std::uint64_t(local[4]);
         st.bytes_raw = std::uint64_t(local[5]);
-        st.seconds = times[0];
-        st.comm_seconds = times[1];
+        st.seconds = l1 - l0;
+        st.comm_seconds = c1.seconds - c0.seconds;
         r.levels.push_back(st);
 
         const gindex_t nf_prev = nf;
@@ -227,8 +227,17 @@ void BfsSolver::run(gindex_t caller_source, BfsResult& r) {
         r.source = caller_source;
     }
 
-    double elapsed = comm::wtime() - t0;
-    r.seconds = world.allreduce(elapsed, comm::ReduceOp::max, "bfs-end");
+    // The search time and each level's times, as maxima over the ranks, in one allreduce.
+    std::vector<double>& times = s.level_times;
+    times.assign(1, comm::wtime() - t0);
+    for (const BfsLevelStats& st : r.levels)
+        times.insert(times.end(), {st.seconds, st.comm_seconds});
+    world.allreduce(std::span<double>(times), comm::ReduceOp::max, "bfs-end");
+    r.seconds = times[0];
+    for (std::size_t l = 0; l < r.levels.size(); ++l) {
+        r.levels[l].seconds = times[1 + 2 * l];
+        r.levels[l].comm_seconds = times[2 + 2 * l];
+    }
     r.reached = reached;
     r.depth = int(depth);
 }

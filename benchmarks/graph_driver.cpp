@@ -346,9 +346,12 @@ int run(int argc_all, char** argv_all, int world_rank) {
         } else {
             j << "\"source\":" << source << ",\"reached\":" << sp.reached
               << ",\"delta\":" << sp.delta << ",\"buckets\":" << sp.buckets
-              << ",\"rounds\":" << sp.rounds;
+              << ",\"rounds\":" << sp.rounds << ",\"relaxed_edges\":" << sp.relaxed_edges
+              << ",\"parent_seconds\":" << sp.parent_seconds;
             t << "source: " << source << "\nreached: " << sp.reached << "\ndelta: " << sp.delta
-              << "\nbuckets: " << sp.buckets << "\nrounds: " << sp.rounds << '\n';
+              << "\nbuckets: " << sp.buckets << "\nrounds: " << sp.rounds
+              << "\nrelaxed_edges: " << sp.relaxed_edges
+              << "\nparent_seconds: " << sp.parent_seconds << '\n';
         }
         rs.json = j.str();
         rs.text = t.str();

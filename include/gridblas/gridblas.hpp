@@ -48,6 +48,7 @@
 #include "gridblas/ops/spmv.hpp"
 #include "gridblas/ops/spmv_full.hpp"
 #include "gridblas/ops/spmv_update.hpp"
+#include "gridblas/ops/spmv_witness.hpp"
 #include "gridblas/semirings/builtin.hpp"
 #include "gridblas/semirings/semiring.hpp"
 #include "gridblas/vector/bitmap_vector.hpp"

@@ -5,8 +5,8 @@
 // entries dropped when a bucket comes up); a round relaxes every out-edge of the frontier
 // with one vxm_update over (min, +) (a push accumulated straight into the piece's distance
 // array; Sridhar et al., GrAPL 2019, give the linear-algebra form) and looks only at the
-// distances it changed. The parents come from one pass over the edges at the end (vxm_full
-// over (min, +) on (distance, vertex) pairs). See sssp.hpp.
+// distances it changed. The parents come from one scan of the edges at the end that stops
+// at each vertex's first in-neighbour attaining its distance (vxm_witness). See sssp.hpp.
 
 #include "gridblas/algorithms/sssp.hpp"
 
@@ -19,8 +19,10 @@
 #include <vector>
 
 #include "algorithms/algo_checks.hpp"
-#include "gridblas/ops/spmv_full.hpp"
+#include "gridblas/kernels/cpu/parallel.hpp"
+#include "gridblas/kernels/cpu/spmspv_update.hpp"
 #include "gridblas/ops/spmv_update.hpp"
+#include "gridblas/ops/spmv_witness.hpp"
 #include "gridblas/semirings/builtin.hpp"
 
 namespace gridblas {
@@ -29,38 +31,33 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-/// A tentative distance with the vertex it came through.
-struct DistanceVia {
-    double d;
-    gindex_t via;
-};
-
-/// (min, +) on (distance, vertex) pairs: the product adds the edge weight to the distance
-/// and keeps the vertex; the sum keeps the smaller distance, then the smaller vertex id.
-struct min_plus_via {
-    using value_type = DistanceVia;
-    static DistanceVia zero() { return {kInf, std::numeric_limits<gindex_t>::max()}; }
-    static DistanceVia add(DistanceVia a, DistanceVia b) {
-        return (b.d < a.d || (b.d == a.d && b.via < a.via)) ? b : a;
-    }
-    static DistanceVia mul(double w, DistanceVia x) { return {x.d + w, x.via}; }
-};
-
 /// Checks the weights (one reduction) and returns {max weight, stored entries}.
 std::pair<double, gindex_t> check_weights(const DistMatrix<double>& a) {
-    double local[2] = {0.0, 0.0};  // bad weights, largest weight
-    a.for_each_local([&](gindex_t, gindex_t, double w) {
-        if (!(w > 0.0) || !std::isfinite(w)) local[0] += 1.0;
-        local[1] = std::max(local[1], w);
-    });
+    // One pass over this rank's stored values (a loop the compiler vectorises, over the
+    // threads): NaN fails both tests, +infinity the second.
+    const CompressedBlock<double>& b = a.by_row();
+    const ValueArray<double>& vals =
+        b.format() == LocalFormat::dcsc ? b.dcsc().num() : b.csr().vals();
+    const double* w = vals.data();
+    const std::size_t count = vals.size();
+    const int threads = kernels::detail::threads_for(kernels::ParallelPolicy{}, count);
+    std::int64_t bad = 0;
+    double maxw = 0.0;
+#pragma omp parallel for num_threads(threads) reduction(+ : bad) reduction(max : maxw) \
+    if (threads > 1)
+    for (std::size_t k = 0; k < count; ++k) {
+        bad += (w[k] > 0.0 && w[k] < kInf) ? 0 : 1;
+        maxw = std::max(maxw, w[k]);
+    }
+    double local[2] = {double(bad), maxw};  // bad weights, largest weight
     comm::Communicator& world = a.grid()->world();
-    double bad = world.allreduce(local[0], comm::ReduceOp::sum, "sssp-weights");
-    double maxw = world.allreduce(local[1], comm::ReduceOp::max, "sssp-weights");
-    if (bad > 0) {
-        throw InvalidValue("sssp: " + std::to_string(gindex_t(bad)) +
+    const double bad_all = world.allreduce(local[0], comm::ReduceOp::sum, "sssp-weights");
+    const double maxw_all = world.allreduce(local[1], comm::ReduceOp::max, "sssp-weights");
+    if (bad_all > 0) {
+        throw InvalidValue("sssp: " + std::to_string(gindex_t(bad_all)) +
                            " edge weights are not positive and finite");
     }
-    return {maxw, a.nvals()};
+    return {maxw_all, a.nvals()};
 }
 
 }  // namespace
@@ -87,21 +84,26 @@ SsspResult sssp(const DistMatrix<double>& a, gindex_t source, const SsspOptions&
         delta = maxw / std::max(1.0, avg_degree);
         if (!(delta > 0.0)) delta = 1.0;
     }
-    // The bucket of a distance: floor(x / delta) (as a double: any delta works), 0 for all
-    // distances when delta is infinite.
-    const auto bucket_of = [delta](double x) {
-        return std::isfinite(delta) ? std::floor(x / delta) : 0.0;
-    };
+    // The bucket of a finite distance: floor(x / delta), computed as floor(x * (1 / delta)),
+    // which is as monotone in x (all that delta-stepping needs) and spares a division per
+    // improved vertex; 0 for all distances when delta is infinite. A double: any delta works.
+    const double inverse = std::isfinite(delta) ? 1.0 / delta : 0.0;
+    const auto bucket_of = [inverse](double x) { return std::floor(x * inverse); };
 
     // This rank's piece: the distances, and the buckets (lists of local vertices, possibly
-    // with stale entries: a vertex whose distance has left the bucket, or twice listed).
+    // with stale entries: vertices whose distance has since moved to a lower bucket).
+    // listed[k] is the last bucket vertex k joined: distances only decrease, so a vertex
+    // never rejoins a bucket it left and no list holds a vertex twice.
     const DistVector<double> shape(grid, n);
     const gindex_t begin = shape.local_begin();
     const std::size_t m = shape.local_size();
     std::vector<double> dist(m, kInf);
+    std::vector<double> listed(m, -1.0);
+    std::vector<std::uint64_t> bits((m + 63) / 64, 0);  // for ordering lists; zero between uses
     std::map<double, std::vector<lindex_t>> buckets;
     if (source >= begin && source < begin + gindex_t(m)) {
         dist[std::size_t(source - begin)] = 0.0;
+        listed[std::size_t(source - begin)] = 0.0;
         buckets[0.0].push_back(lindex_t(source - begin));
     }
     UpdateSpmvWorkspace<double, double> ws;
@@ -109,17 +111,20 @@ SsspResult sssp(const DistMatrix<double>& a, gindex_t source, const SsspOptions&
     std::vector<double> offers;          // their distances
     std::array<std::vector<lindex_t>*, 64> near;
     SsspResult r;
+    std::uint64_t relaxed = 0;
     for (;;) {
         // The lowest bucket with a live entry, on this rank and then on all.
         double mine = kInf;
         while (!buckets.empty()) {
             auto it = buckets.begin();
             std::vector<lindex_t>& list = it->second;
-            std::sort(list.begin(), list.end());
-            list.erase(std::unique(list.begin(), list.end()), list.end());
             const double key = it->first;
             std::erase_if(list, [&](lindex_t k) { return bucket_of(dist[k]) != key; });
             if (!list.empty()) {
+                // Ascending, as vxm_update takes it: a sort, or a scan of the bits when the
+                // list is long.
+                for (const lindex_t k : list) bits[k >> 6] |= std::uint64_t(1) << (k & 63);
+                kernels::detail::order_changed(list, bits.data(), 0, bits.size());
                 mine = key;
                 break;
             }
@@ -152,24 +157,27 @@ SsspResult sssp(const DistMatrix<double>& a, gindex_t source, const SsspOptions&
             for (std::size_t e = 0; e < now.size(); ++e) offers[e] = dist[now[e]];
             vxm_update<min_plus<double>>(std::span<double>(dist), std::span<const lindex_t>(now),
                                          std::span<const double>(offers), a, ws, changed);
+            relaxed += ws.last_entries;
             now.clear();
             for (const lindex_t k : changed) {
                 const double b = bucket_of(dist[k]);
                 if (b == cur) {
                     now.push_back(k);
-                } else {
+                } else if (listed[k] != b) {
+                    listed[k] = b;
                     list_of(b).push_back(k);
                 }
             }
         }
     }
 
-    // Parents: one pass over the edges, (min, +) on (distance, vertex) pairs — the parent of
-    // v is the smallest-id in-neighbour u with d(u) + w(u, v) = d(v).
-    std::vector<DistanceVia> tv(m), via(m);
-    for (std::size_t k = 0; k < m; ++k) tv[k] = {dist[k], begin + gindex_t(k)};
-    FullSpmvWorkspace<DistanceVia, DistanceVia> pws;
-    vxm_full<min_plus_via>(std::span<DistanceVia>(via), std::span<const DistanceVia>(tv), a, pws);
+    const double t_parents = comm::wtime();
+    // Parents: the smallest-id in-neighbour u with d(u) + w(u, v) = d(v), found by a scan of
+    // v's in-edges that stops at the first such u (unreached vertices are not searched).
+    std::vector<gindex_t> via(m);
+    WitnessSpmvWorkspace<double, double> pws;
+    vxm_witness<min_plus<double>>(std::span<gindex_t>(via), std::span<const double>(dist),
+                                  std::span<const double>(dist), a, kInf, pws);
 
     r.dist = a.row_dist();
     r.local_begin = begin;
@@ -180,11 +188,18 @@ SsspResult sssp(const DistMatrix<double>& a, gindex_t source, const SsspOptions&
     for (std::size_t k = 0; k < m; ++k) {
         if (dist[k] == kInf) continue;
         ++reached;
-        r.parent[k] = begin + gindex_t(k) == source ? source : via[k].via;
+        r.parent[k] = begin + gindex_t(k) == source ? source : via[k];
     }
     r.distance = std::move(dist);
-    r.reached = world.allreduce(reached, comm::ReduceOp::sum, "sssp-end");
-    r.seconds = world.allreduce(comm::wtime() - t0, comm::ReduceOp::max, "sssp-end");
+    gindex_t counts[2] = {reached, gindex_t(relaxed)};
+    world.allreduce(std::span<gindex_t>(counts, 2), comm::ReduceOp::sum, "sssp-end");
+    r.reached = counts[0];
+    r.relaxed_edges = std::uint64_t(counts[1]);
+    const double t_end = comm::wtime();
+    double times[2] = {t_end - t0, t_end - t_parents};
+    world.allreduce(std::span<double>(times, 2), comm::ReduceOp::max, "sssp-end");
+    r.seconds = times[0];
+    r.parent_seconds = times[1];
     return r;
 }
 

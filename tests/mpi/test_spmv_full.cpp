@@ -1,10 +1,12 @@
 // vxm_full / mxv_full (spmv_full.hpp) against the naive vxm / mxv of tests/reference on a
 // full input, every grid shape, both local formats, square and non-square matrices (with
-// ranks that own empty pieces), plus_times and min_plus; and the length check throwing on
-// every rank when one rank passes a piece of the wrong length.
+// ranks that own empty pieces), plus_times and min_plus; vxm_witness / mxv_witness
+// (spmv_witness.hpp) against a naive search of the same matrices; and the length checks
+// throwing on every rank when one rank passes a piece of the wrong length.
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 #include <span>
 #include <string>
@@ -12,6 +14,7 @@
 
 #include "dist_test_util.hpp"
 #include "gridblas/ops/spmv_full.hpp"
+#include "gridblas/ops/spmv_witness.hpp"
 #include "gridblas/semirings/builtin.hpp"
 #include "reference/spmv_reference.hpp"
 
@@ -66,7 +69,93 @@ void check(const std::shared_ptr<ProcessGrid>& grid, gindex_t n, gindex_t m, dou
     }
 }
 
+/// vxm_witness / mxv_witness over (min, +): targets that one or more products reach, that
+/// none reaches, and the skip value; inputs with unreachable (+infinity) entries.
+void check_witness(const std::shared_ptr<ProcessGrid>& grid, gindex_t n, gindex_t m, double density,
+                   LocalFormat fmt, bool as_mxv, std::uint64_t seed, const std::string& what) {
+    using S = min_plus<double>;
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    std::mt19937_64 rng(seed);
+    const ref::Mat<double> am = test::random_mat<double>(rng, n, m, density, 1, 4);
+    const DistMatrix<double> a = test::make_matrix(grid, n, m, am, fmt);
+    const gindex_t in_n = as_mxv ? m : n;
+    const gindex_t out_n = as_mxv ? n : m;
+    std::vector<double> u(static_cast<std::size_t>(in_n));
+    std::vector<double> target(static_cast<std::size_t>(out_n), -1.0);
+    for (double& x : u) x = rng() % 6 == 0 ? inf : double(rng() % 4);
+    // Each output's target: the product of one of its entries (small values: often several
+    // inputs reach it), -1 (none does), or the skip value.
+    for (const auto& [ij, v] : am) {
+        const auto [in, out] = as_mxv ? std::pair{ij.second, ij.first} : ij;
+        if (rng() % 2) target[std::size_t(out)] = S::mul(v, u[std::size_t(in)]);
+    }
+    for (double& t : target) {
+        if (rng() % 8 == 0) t = inf;
+    }
+    std::vector<gindex_t> want(std::size_t(out_n), -1);
+    for (const auto& [ij, v] : am) {  // ascending (row, column): keep the first input
+        const auto [in, out] = as_mxv ? std::pair{ij.second, ij.first} : ij;
+        const double t = target[std::size_t(out)];
+        gindex_t& w = want[std::size_t(out)];
+        if (t != inf && S::mul(v, u[std::size_t(in)]) == t && (w < 0 || in < w)) w = in;
+    }
+    const Distribution& din = as_mxv ? a.col_dist() : a.row_dist();
+    const Distribution& dout = as_mxv ? a.row_dist() : a.col_dist();
+    const auto [ib, in_len] = my_piece(*grid, din);
+    const auto [ob, out_len] = my_piece(*grid, dout);
+    const std::span<const double> up(u.data() + ib, std::size_t(in_len));
+    const std::span<const double> tp(target.data() + ob, std::size_t(out_len));
+    std::vector<gindex_t> got(std::size_t(out_len), -7);
+    WitnessSpmvWorkspace<double, double> ws;
+    ws.policy.min_parallel_work = 0;
+    for (int call = 0; call < 2; ++call) {
+        if (as_mxv) {
+            mxv_witness<S>(std::span<gindex_t>(got), tp, up, a, inf, ws);
+        } else {
+            vxm_witness<S>(std::span<gindex_t>(got), tp, up, a, inf, ws);
+        }
+        const std::vector<gindex_t> mine(want.begin() + ob, want.begin() + ob + out_len);
+        EXPECT_EQ(got, mine) << what << " grid " << grid->pr() << "x" << grid->pc() << " call "
+                             << call;
+    }
+}
+
 }  // namespace
+
+TEST(SpmvWitness, MatchesNaiveSearchEveryGrid) {
+    std::uint64_t seed = 101;
+    for (const auto& [n, m, density] :
+         {std::tuple{40, 40, 0.15}, std::tuple{37, 23, 0.2}, std::tuple{19, 45, 0.25},
+          std::tuple{1, 1, 1.0}, std::tuple{30, 30, 0.0}}) {
+        for (auto& grid : all_grids()) {
+            for (LocalFormat fmt : {LocalFormat::dcsc, LocalFormat::csr}) {
+                for (bool as_mxv : {false, true}) {
+                    check_witness(grid, n, m, density, fmt, as_mxv, ++seed,
+                                  std::string(as_mxv ? "mxv" : "vxm") + " " + std::to_string(n) +
+                                      "x" + std::to_string(m));
+                }
+            }
+        }
+    }
+}
+
+TEST(SpmvWitness, WrongPieceLengthThrowsOnEveryRank) {
+    for (auto& grid : all_grids()) {
+        std::mt19937_64 rng(9);
+        const ref::Mat<double> am = test::random_mat<double>(rng, 20, 20, 0.2, 1, 9);
+        const DistMatrix<double> a = test::make_matrix(grid, 20, 20, am);
+        const auto [ib, len] = my_piece(*grid, a.row_dist());
+        (void)ib;
+        const bool bad = grid->rank() == 0;  // only rank 0's targets are one too short
+        std::vector<double> u(std::size_t(len), 1.0), t(std::size_t(len - (bad ? 1 : 0)), 2.0);
+        std::vector<gindex_t> w(t.size());
+        WitnessSpmvWorkspace<double, double> ws;
+        EXPECT_THROW(
+            vxm_witness<min_plus<double>>(std::span<gindex_t>(w), std::span<const double>(t),
+                                          std::span<const double>(u), a, 1e300, ws),
+            DimensionMismatch);
+    }
+}
 
 TEST(SpmvFull, MatchesReferenceEveryGrid) {
     struct Shape {

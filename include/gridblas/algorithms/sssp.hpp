@@ -16,8 +16,8 @@
 ///    frontier) or a later one.
 /// Light and heavy edges are not told apart: a round relaxes every out-edge of its frontier,
 /// which costs fewer passes than two matrices (GapBS does the same).
-/// Parents come from one last pass over the edges (vxm_full over a (min, +) semiring on
-/// (distance, vertex) pairs): the parent of v is the smallest-id in-neighbour u with
+/// Parents come from one last scan of the in-edges (vxm_witness), which stops at each
+/// vertex's first match: the parent of v is the smallest-id in-neighbour u with
 /// d(u) + w(u, v) = d(v), on any grid and thread count.
 /// Weights must be positive and finite.
 
@@ -47,11 +47,13 @@ struct SsspResult {
     std::vector<double> distance;  ///< +infinity where unreached
     std::vector<gindex_t> parent;  ///< -1 where unreached; the source is its own parent
     gindex_t source = 0;
-    gindex_t reached = 0;  ///< vertices reached, all ranks
-    double delta = 0.0;    ///< the bucket width used
-    int buckets = 0;       ///< non-empty buckets processed
-    int rounds = 0;        ///< relaxation rounds (push vxm calls), all buckets
-    double seconds = 0.0;  ///< wall time (max over ranks)
+    gindex_t reached = 0;             ///< vertices reached, all ranks
+    double delta = 0.0;               ///< the bucket width used
+    int buckets = 0;                  ///< non-empty buckets processed
+    int rounds = 0;                   ///< relaxation rounds (push vxm calls), all buckets
+    std::uint64_t relaxed_edges = 0;  ///< edge relaxations of all rounds, all ranks
+    double seconds = 0.0;             ///< wall time (max over ranks)
+    double parent_seconds = 0.0;      ///< of which finding the parents (max over ranks)
 };
 
 /// Shortest paths from `source` along out-edges (a stored A(u, v) = w is an edge u -> v of

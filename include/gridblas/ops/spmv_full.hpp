@@ -58,6 +58,25 @@ inline lindex_t comm_piece_size(const Distribution& d, const ProcessGrid& grid, 
     return lindex_t(d.piece_size(k));
 }
 
+/// A full vector over a block's whole range (`range` values) from the pieces of the ranks of
+/// `c` (this rank's `mine`, `my_len` values): one allgatherv when `c` has several ranks (rank
+/// k's piece lands at k·nb, pieces being full except at the end), the tail padded with
+/// `fill`. Returns `mine` itself when it already is the whole range, else a view of `buf`.
+template <class V>
+std::span<const V> gather_block_range(comm::Communicator& c, std::span<const V> mine,
+                                      lindex_t my_len, lindex_t range, const V& fill,
+                                      std::vector<V>& buf, std::vector<int>& counts,
+                                      const char* name) {
+    if (c.size() == 1 && my_len == range) return mine;
+    if (c.size() > 1) {
+        c.allgatherv(mine, buf, counts, name);
+    } else {
+        buf.assign(mine.begin(), mine.end());
+    }
+    buf.resize(range, fill);
+    return std::span<const V>(buf);
+}
+
 /// The whole operation; `input_is_rows` as in spmv_dist (true for vxm).
 template <class S, class X, class T>
 void spmv_full(std::span<typename S::value_type> w, std::span<const X> u, const DistMatrix<T>& a,
@@ -82,16 +101,8 @@ void spmv_full(std::span<typename S::value_type> w, std::span<const X> u, const 
         }
     });
     // Stage 2: the block's whole input range.
-    std::span<const X> x = u;
-    if (L.expand->size() > 1 || in_len != L.n_in) {
-        if (L.expand->size() > 1) {
-            L.expand->allgatherv(u, ws.in, ws.counts, name);
-        } else {
-            ws.in.assign(u.begin(), u.end());
-        }
-        ws.in.resize(L.n_in, X{});
-        x = std::span<const X>(ws.in);
-    }
+    const std::span<const X> x =
+        gather_block_range(*L.expand, u, in_len, L.n_in, X{}, ws.in, ws.counts, name);
     // Stage 3: the block's partial output, straight into w when no fold is needed.
     const bool direct = L.fold->size() == 1 && out_len == L.n_out;
     std::span<Y> y = w;

@@ -37,6 +37,7 @@ struct UpdateWorkspace {
     ParallelPolicy policy;                  ///< threading knobs
     std::vector<std::uint64_t> bits;        ///< outputs already listed in this call
     std::vector<std::vector<lindex_t>> by;  ///< changed outputs, per thread
+    std::vector<std::size_t> pos;           ///< each input entry's outer position (or npos)
 };
 
 namespace detail {
@@ -93,9 +94,16 @@ std::uint64_t spmspv_update(const CompressedView<A>& a, std::span<const lindex_t
                                 std::to_string(in_vals.size()) + " values");
     }
     changed.clear();
+    // Each entry's column, found once (a lookup in a doubly compressed block costs a cache
+    // miss or two, so a long input spreads them over the threads), and the work they hold.
     std::uint64_t flops = 0;
-    for (lindex_t i : in_ids) {
-        const std::size_t k = a.find_outer(i);
+    ws.pos.resize(in_ids.size());
+    const int find_threads =
+        detail::atomic_update<Y>() ? detail::threads_for(ws.policy, in_ids.size() * 16) : 1;
+#pragma omp parallel for num_threads(find_threads) reduction(+ : flops) if (find_threads > 1)
+    for (std::size_t e = 0; e < in_ids.size(); ++e) {
+        const std::size_t k = a.find_outer(in_ids[e]);
+        ws.pos[e] = k;
         if (k != npos) flops += std::uint64_t(a.ptr[k + 1] - a.ptr[k]);
     }
     const std::size_t n = std::min<std::size_t>(a.n_inner, w.size());
@@ -106,20 +114,44 @@ std::uint64_t spmspv_update(const CompressedView<A>& a, std::span<const lindex_t
     if (ws.by.size() < std::size_t(threads)) ws.by.resize(std::size_t(threads));
     const detail::ValueReader<A> av(a.vals);
     std::uint64_t* bits = ws.bits.data();
-    // Applies the products of input entry e; `apply(j, v)` returns whether w[j] changed.
+    const std::size_t* pos = ws.pos.data();
+    const offset_t* ptr = a.ptr;
+    const lindex_t* inner = a.inner;
+    const Y* wv = w.data();
+    // Applies the products of input entry e; `apply(j, v)` returns whether w[j] changed. The
+    // entries' columns sit at random places and so do their outputs: the column a few
+    // entries ahead and the outputs a few products ahead are prefetched.
+    constexpr std::size_t entries_ahead = 4;
+    constexpr offset_t products_ahead = 8;
     const auto push_entry = [&](std::size_t e, std::vector<lindex_t>& list, auto&& apply) {
-        const std::size_t k = a.find_outer(in_ids[e]);
+        if (e + entries_ahead < in_ids.size()) {
+            const std::size_t ka = pos[e + entries_ahead];
+            if (ka != npos) {
+                __builtin_prefetch(inner + ptr[ka]);
+                if constexpr (!std::is_same_v<A, Pattern>) {
+                    __builtin_prefetch(a.vals->data() + ptr[ka]);
+                }
+            }
+        }
+        const std::size_t k = pos[e];
         if (k == npos) return;
         const X x = in_vals[e];
-        for (offset_t p = a.ptr[k]; p < a.ptr[k + 1]; ++p) {
-            const lindex_t j = a.inner[p];
+        const offset_t end = ptr[k + 1];
+        for (offset_t p = ptr[k]; p < end; ++p) {
+            if (p + products_ahead < end) {
+                const lindex_t ja = inner[p + products_ahead];
+                if (ja < n) __builtin_prefetch(wv + ja);
+            }
+            const lindex_t j = inner[p];
             if (j >= n || !apply(j, S::mul(av(p), x))) continue;
             const std::uint64_t m = std::uint64_t(1) << (j & 63);
             if (threads == 1) {
                 if (bits[j >> 6] & m) continue;
                 bits[j >> 6] |= m;
-            } else if (std::atomic_ref<std::uint64_t>(bits[j >> 6]).fetch_or(m) & m) {
-                continue;
+            } else {
+                // A vertex improved again is listed already: a load spares the locked update.
+                std::atomic_ref<std::uint64_t> word(bits[j >> 6]);
+                if ((word.load(std::memory_order_relaxed) & m) || (word.fetch_or(m) & m)) continue;
             }
             list.push_back(j);
         }

@@ -119,7 +119,14 @@ SsspResult sssp(const DistMatrix<double>& a, gindex_t source, const SsspOptions&
             auto it = buckets.begin();
             std::vector<lindex_t>& list = it->second;
             const double key = it->first;
-            std::erase_if(list, [&](lindex_t k) { return bucket_of(dist[k]) != key; });
+            // Drop the stale entries; the distances sit at random places, so the one a few
+            // entries ahead is prefetched.
+            std::size_t kept = 0;
+            for (std::size_t e = 0; e < list.size(); ++e) {
+                if (e + 16 < list.size()) __builtin_prefetch(dist.data() + list[e + 16]);
+                if (bucket_of(dist[list[e]]) == key) list[kept++] = list[e];
+            }
+            list.resize(kept);
             if (!list.empty()) {
                 // Ascending, as vxm_update takes it: a sort, or a scan of the bits when the
                 // list is long.

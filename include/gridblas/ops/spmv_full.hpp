@@ -58,6 +58,22 @@ inline lindex_t comm_piece_size(const Distribution& d, const ProcessGrid& grid, 
     return lindex_t(d.piece_size(k));
 }
 
+/// The counts of a fold's alltoallv: rank r of the fold communicator gets its piece of the
+/// block's output range. Returns their total.
+template <class T>
+std::size_t fold_piece_counts(const SpmvLayout<T>& L, const ProcessGrid& grid,
+                              std::vector<int>& counts) {
+    const int q = L.fold->size();
+    counts.assign(std::size_t(q), 0);
+    std::size_t total = 0;
+    for (int r = 0; r < q; ++r) {
+        // vxm (input along the rows) folds along the grid column
+        counts[std::size_t(r)] = int(comm_piece_size(*L.out, grid, L.input_is_rows, r));
+        total += std::size_t(counts[std::size_t(r)]);
+    }
+    return total;
+}
+
 /// A full vector over a block's whole range (`range` values) from the pieces of the ranks of
 /// `c` (this rank's `mine`, `my_len` values): one allgatherv when `c` has several ranks (rank
 /// k's piece lands at k·nb, pieces being full except at the end), the tail padded with
@@ -87,10 +103,8 @@ void spmv_full(std::span<typename S::value_type> w, std::span<const X> u, const 
                   "vxm_full / mxv_full: positional semirings need the general vxm / mxv");
     ProcessGrid& grid = check_array_spmv(a, name);
     const SpmvLayout<T> L(a, input_is_rows);
-    const lindex_t in_len =
-        lindex_t(L.in->piece_size(L.in->piece_at(grid.my_row(), grid.my_col())));
-    const lindex_t out_len =
-        lindex_t(L.out->piece_size(L.out->piece_at(grid.my_row(), grid.my_col())));
+    const lindex_t in_len = L.in_len;
+    const lindex_t out_len = L.out_len;
     // The lengths are this rank's own: a wrong one makes every rank throw (one reduction).
     run_collectively(grid.world(), [&] {
         if (u.size() != in_len || w.size() != out_len) {
@@ -116,14 +130,8 @@ void spmv_full(std::span<typename S::value_type> w, std::span<const X> u, const 
     if (direct) return;
     // Stage 4: each fold rank gets its piece of every rank's partial output.
     comm::Communicator& fold = *L.fold;
-    const bool fold_along_col = input_is_rows;  // vxm folds along the grid column
     const int q = fold.size();
-    ws.send_counts.assign(std::size_t(q), 0);
-    std::size_t total = 0;
-    for (int r = 0; r < q; ++r) {
-        ws.send_counts[std::size_t(r)] = int(comm_piece_size(*L.out, grid, fold_along_col, r));
-        total += std::size_t(ws.send_counts[std::size_t(r)]);
-    }
+    const std::size_t total = fold_piece_counts(L, grid, ws.send_counts);
     fold.alltoallv(std::span<const Y>(ws.part.data(), total), std::span<const int>(ws.send_counts),
                    ws.recv, ws.counts, name);
     std::copy(ws.recv.begin(), ws.recv.begin() + out_len, w.begin());

@@ -54,6 +54,8 @@ struct SpmvLayout {
     lindex_t n_out = 0;                    ///< the block's output range (padded)
     lindex_t in_offset = 0;   ///< where this rank's input piece starts in the input range
     lindex_t out_offset = 0;  ///< where this rank's output piece starts in the output range
+    lindex_t in_len = 0;      ///< this rank's piece of the input (its length)
+    lindex_t out_len = 0;     ///< this rank's piece of the output (its length)
     int grid_row = 0;
     int grid_col = 0;
     const CompressedBlock<T>* push_block = nullptr;  ///< outer = input index
@@ -69,6 +71,9 @@ struct SpmvLayout {
         n_out = rows_in ? out->block_cols() : out->block_rows();
         in_offset = lindex_t(gindex_t(expand->rank()) * in->nb);
         out_offset = lindex_t(gindex_t(fold->rank()) * out->nb);
+        const int me = in->piece_at(grid.my_row(), grid.my_col());  // same index in both
+        in_len = lindex_t(in->piece_size(me));
+        out_len = lindex_t(out->piece_size(me));
         grid_row = grid.my_row();
         grid_col = grid.my_col();
         push_block = rows_in ? &a.by_row() : &a.by_col();

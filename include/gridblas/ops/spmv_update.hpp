@@ -64,9 +64,8 @@ void spmv_update(std::span<typename S::value_type> w, std::span<const lindex_t> 
                   "vxm_update / mxv_update: positional semirings need the general vxm / mxv");
     ProcessGrid& grid = check_array_spmv(a, name);
     const SpmvLayout<T> L(a, input_is_rows);
-    const int me = L.in->piece_at(grid.my_row(), grid.my_col());
-    const lindex_t in_len = lindex_t(L.in->piece_size(me));
-    const lindex_t out_len = lindex_t(L.out->piece_size(me));
+    const lindex_t in_len = L.in_len;
+    const lindex_t out_len = L.out_len;
     run_collectively(grid.world(), [&] {
         if (w.size() != out_len || u_ids.size() != u_vals.size()) {
             throw DimensionMismatch(std::string(name) + ": w has " + std::to_string(w.size()) +

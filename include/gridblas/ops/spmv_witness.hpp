@@ -57,10 +57,8 @@ void spmv_witness(std::span<gindex_t> witness, std::span<const typename S::value
     using Y = typename S::value_type;
     ProcessGrid& grid = check_array_spmv(a, name);
     const SpmvLayout<T> L(a, input_is_rows);
-    const lindex_t in_len =
-        lindex_t(L.in->piece_size(L.in->piece_at(grid.my_row(), grid.my_col())));
-    const lindex_t out_len =
-        lindex_t(L.out->piece_size(L.out->piece_at(grid.my_row(), grid.my_col())));
+    const lindex_t in_len = L.in_len;
+    const lindex_t out_len = L.out_len;
     run_collectively(grid.world(), [&] {
         if (u.size() != in_len || target.size() != out_len || witness.size() != out_len) {
             throw DimensionMismatch(std::string(name) + ": u has " + std::to_string(u.size()) +
@@ -91,12 +89,7 @@ void spmv_witness(std::span<gindex_t> witness, std::span<const typename S::value
     }
     // Stage 5: each fold rank gets its piece of every rank's witnesses and keeps the smallest.
     const int q = fold.size();
-    ws.send_counts.assign(std::size_t(q), 0);
-    std::size_t total = 0;
-    for (int r = 0; r < q; ++r) {
-        ws.send_counts[std::size_t(r)] = int(comm_piece_size(*L.out, grid, input_is_rows, r));
-        total += std::size_t(ws.send_counts[std::size_t(r)]);
-    }
+    const std::size_t total = fold_piece_counts(L, grid, ws.send_counts);
     ws.part.resize(total);
     for (std::size_t k = 0; k < total; ++k) ws.part[k] = global(ws.local[k]);
     fold.alltoallv(std::span<const gindex_t>(ws.part), std::span<const int>(ws.send_counts),

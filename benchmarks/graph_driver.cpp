@@ -63,6 +63,7 @@ Algorithm:
   --source S           sssp source vertex, 0-based (default 0)
   --sources S1,S2,...  msbfs and bc source vertices, 0-based (default 0)
   --delta D            sssp bucket width (default: max weight / average degree)
+  --no-parents         sssp: distances only (no parent pass; --output writes "vertex distance")
   --iterations K       pagerank iterations (default 100)
   --tolerance T        pagerank: stop once the L1 change is <= T (default 0: run all)
   --damping D          pagerank damping factor (default 0.85)
@@ -154,7 +155,7 @@ int run(int argc_all, char** argv_all, int world_rank) {
                    {"file", "scale", "edgefactor", "seed", "source", "sources", "delta",
                     "iterations", "tolerance", "damping", "presort", "method", "trials", "output",
                     "json", "grid", "threads"},
-                   {"directed", "weighted", "no-validate", "help"});
+                   {"directed", "weighted", "no-validate", "no-parents", "help"});
     if (cli.has("help")) {
         if (world_rank == 0) std::fputs(kHelp, stdout);
         return 0;
@@ -166,8 +167,10 @@ int run(int argc_all, char** argv_all, int world_rank) {
     if (from_file && (cli.has("edgefactor") || cli.has("weighted"))) {
         throw std::invalid_argument("--edgefactor and --weighted go with --scale, not --file");
     }
-    if (algo != "sssp" && (cli.has("source") || cli.has("delta") || cli.has("weighted"))) {
-        throw std::invalid_argument("--source, --delta and --weighted apply to sssp only");
+    if (algo != "sssp" &&
+        (cli.has("source") || cli.has("delta") || cli.has("weighted") || cli.has("no-parents"))) {
+        throw std::invalid_argument(
+            "--source, --delta, --weighted and --no-parents apply to sssp only");
     }
     if (algo != "pagerank" &&
         (cli.has("iterations") || cli.has("tolerance") || cli.has("damping"))) {
@@ -208,6 +211,7 @@ int run(int argc_all, char** argv_all, int world_rank) {
     const gindex_t source = cli.integer("source", 0, 0, std::int64_t(1) << 62);
     SsspOptions so;
     so.delta = cli.real("delta", 0.0);
+    so.parents = !cli.has("no-parents");
     PageRankOptions po;
     po.iterations = int(cli.integer("iterations", 100, 0, 1 << 30));
     po.tolerance = cli.real("tolerance", 0.0);
@@ -405,11 +409,14 @@ int run(int argc_all, char** argv_all, int world_rank) {
             }
         } else {
             const auto d = gather_rows(*grid, sp.local_begin, sp.distance);
-            const auto p = gather_rows(*grid, sp.local_begin, sp.parent);
+            const auto p = sp.has_parents ? gather_rows(*grid, sp.local_begin, sp.parent)
+                                          : std::vector<std::pair<gindex_t, gindex_t>>{};
             if (root0) {
                 auto f = open_output(out);
                 for (std::size_t k = 0; k < d.size(); ++k) {
-                    f << d[k].first << ' ' << real_text(d[k].second) << ' ' << p[k].second << '\n';
+                    f << d[k].first << ' ' << real_text(d[k].second);
+                    if (sp.has_parents) f << ' ' << p[k].second;
+                    f << '\n';
                 }
                 if (!f) throw IoError("error writing " + out);
             }

@@ -11,19 +11,21 @@
 # early stop: gridblas --iterations 20 --tolerance 0, GapBS pr -i 20 -t 0), bc (4 sources:
 # gridblas --sources of 4 vertices, GapBS bc -i 4 with its own random sources), sssp (from
 # vertex 1 on a copy of F with integer weights uniform in [1, 255] (seeded), which both read;
-# each with its default delta). Times are each
+# each with its default delta; sssp-dist: the same with gridblas --no-parents, distances
+# only, which is all GapBS's sssp computes). Times are each
 # program's own mean over --trials runs. Writes bench-results/algo-<date>/results.md
 # (git-ignored). The mxm-based products against SuiteSparse:GraphBLAS are in bench-mxm.sh.
 #
 # Usage: scripts/bench-algorithms.sh [--scale S] [--rounds N] [--trials N]
-#            [--algos "tc cc pagerank bc sssp"] [--gapbs DIR] [--build-dir DIR] [--out DIR]
+#            [--algos "tc cc pagerank bc sssp sssp-dist"] [--gapbs DIR] [--build-dir DIR]
+#            [--out DIR]
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 scale=18
 rounds=2
 trials=3
-algos="tc cc pagerank bc sssp"
+algos="tc cc pagerank bc sssp sssp-dist"
 gapbs_src=${GAPBS_DIR:-}
 build="build/release"
 out=""
@@ -36,7 +38,7 @@ while [[ $# -gt 0 ]]; do
         --gapbs) gapbs_src="$2"; shift 2 ;;
         --build-dir) build="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
-        -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench-algorithms.sh: unknown option $1 (see --help)" >&2; exit 1 ;;
     esac
 done
@@ -61,7 +63,7 @@ file="bench-results/graphs/kron$scale.mtx"
 mkdir -p bench-results/graphs
 [[ -s "$file" ]] || "$kron" --scale "$scale" --output "$file"
 wfile="bench-results/graphs/kron${scale}w.mtx"
-if [[ " $algos " == *" sssp "* && ! -s "$wfile" ]]; then
+if [[ " $algos " == *" sssp"* && ! -s "$wfile" ]]; then
     python3 - "$file" "$wfile" <<'PY'
 import random, sys
 random.seed(7)
@@ -87,8 +89,10 @@ for round in $(seq 1 "$rounds"); do
     for algo in $algos; do
         extra=()
         input="$file"
+        run="$algo"
         case "$algo" in
             sssp) extra=(--source 1); input="$wfile" ;;
+            sssp-dist) run=sssp; extra=(--source 1 --no-parents); input="$wfile" ;;
             pagerank) extra=(--iterations 20 --tolerance 0) ;;
             bc) extra=(--sources 1,100,1000,10000) ;;
         esac
@@ -96,14 +100,14 @@ for round in $(seq 1 "$rounds"); do
             threads=1; [[ $np -eq 1 ]] && threads=2
             log="$out/logs/gridblas-$algo-np$np-r$round.log"
             OMP_NUM_THREADS=$threads mpirun $over -np "$np" --bind-to none -x OMP_NUM_THREADS \
-                "$graph_bin" "$algo" --file "$input" --trials "$trials" "${extra[@]}" > "$log" 2>&1
+                "$graph_bin" "$run" --file "$input" --trials "$trials" "${extra[@]}" > "$log" 2>&1
             t=$(awk '/^mean_time:/ {print $2}' "$log")
             printf '%s\tgridblas\t%sr x %st\t%s\t%s\n' "$algo" "$np" "$threads" "$round" "$t" >> "$rows"
         done
         if [[ -n "$gapbs" ]]; then
             case "$algo" in
                 tc) g=(tc) ;; cc) g=(cc) ;; pagerank) g=(pr -i 20 -t 0) ;; bc) g=(bc -i 4) ;;
-                sssp) g=(sssp -r 1) ;;
+                sssp | sssp-dist) g=(sssp -r 1) ;;
             esac
             log="$out/logs/gapbs-$algo-r$round.log"
             OMP_NUM_THREADS=2 "$gapbs/${g[0]}" -f "$input" -s -n "$trials" "${g[@]:1}" > "$log" 2>&1

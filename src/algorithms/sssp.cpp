@@ -181,21 +181,25 @@ SsspResult sssp(const DistMatrix<double>& a, gindex_t source, const SsspOptions&
     const double t_parents = comm::wtime();
     // Parents: the smallest-id in-neighbour u with d(u) + w(u, v) = d(v), found by a scan of
     // v's in-edges that stops at the first such u (unreached vertices are not searched).
-    std::vector<gindex_t> via(m);
-    WitnessSpmvWorkspace<double, double> pws;
-    vxm_witness<min_plus<double>>(std::span<gindex_t>(via), std::span<const double>(dist),
-                                  std::span<const double>(dist), a, kInf, pws);
+    std::vector<gindex_t> via;
+    if (o.parents) {
+        via.resize(m);
+        WitnessSpmvWorkspace<double, double> pws;
+        vxm_witness<min_plus<double>>(std::span<gindex_t>(via), std::span<const double>(dist),
+                                      std::span<const double>(dist), a, kInf, pws);
+    }
 
     r.dist = a.row_dist();
     r.local_begin = begin;
     r.source = source;
     r.delta = delta;
-    r.parent.assign(m, -1);
+    r.has_parents = o.parents;
+    if (o.parents) r.parent.assign(m, -1);
     gindex_t reached = 0;
     for (std::size_t k = 0; k < m; ++k) {
         if (dist[k] == kInf) continue;
         ++reached;
-        r.parent[k] = begin + gindex_t(k) == source ? source : via[k];
+        if (o.parents) r.parent[k] = begin + gindex_t(k) == source ? source : via[k];
     }
     r.distance = std::move(dist);
     gindex_t counts[2] = {reached, gindex_t(relaxed)};

@@ -2,7 +2,8 @@
 // Each rank gathers the distances of its block's rows (along the grid row) and the distances
 // and parents of its block's columns (along the grid column), then checks its own edges:
 //  - no edge u -> v relaxes further: d(u) + w <= d(v) (an unreached v with a reached u fails);
-//  - the edge parent(v) -> v, if stored here, is a witness when d(parent) + w = d(v).
+//  - the edge parent(v) -> v, if stored here, is a witness when d(parent) + w = d(v) (for a
+//    result without parents, any edge u -> v with d(u) + w = d(v) is).
 // Witnesses are combined along the grid column; the owner of v then checks that every
 // reached v other than the source has one.
 
@@ -60,7 +61,9 @@ SsspValidation validate_sssp(const DistMatrix<double>& a, const SsspResult& r) {
     detail::check_graph_algorithm(a, "validate_sssp");
     ProcessGrid& grid = *a.grid();
     DistVector<Pattern> shape(a.grid(), a.nrows());
-    if (r.distance.size() != shape.local_size() || r.parent.size() != shape.local_size() ||
+    const bool parents = r.has_parents;
+    if (r.distance.size() != shape.local_size() ||
+        r.parent.size() != (parents ? shape.local_size() : 0) ||
         r.local_begin != shape.local_begin() || r.dist.length != a.nrows()) {
         // Sizes may differ on some ranks only: agree before throwing.
         detail::run_collectively(grid.world(), [] {
@@ -75,7 +78,8 @@ SsspValidation validate_sssp(const DistMatrix<double>& a, const SsspResult& r) {
     const std::vector<double> drow = gather_block(grid.row(), r.distance, nb, kInf, "sssp-check");
     const std::vector<double> dcol = gather_block(grid.col(), r.distance, nb, kInf, "sssp-check");
     const std::vector<gindex_t> pcol =
-        gather_block(grid.col(), r.parent, nb, gindex_t(-1), "sssp-check");
+        parents ? gather_block(grid.col(), r.parent, nb, gindex_t(-1), "sssp-check")
+                : std::vector<gindex_t>(dcol.size(), -1);
 
     std::uint64_t local[4] = {0, 0, 0, 0};  // bad_source, inconsistent, bad_parent, relaxes
     std::vector<int> witness(dcol.size(), 0);
@@ -86,7 +90,7 @@ SsspValidation validate_sssp(const DistMatrix<double>& a, const SsspResult& r) {
         if (du == kInf) return;
         const double via = du + w;
         if (via < dv && !close(via, dv)) ++local[3];
-        if (pcol[col] == d.global_row(gi, row) && close(via, dv)) witness[col] = 1;
+        if ((!parents || pcol[col] == d.global_row(gi, row)) && close(via, dv)) witness[col] = 1;
     });
     grid.col().allreduce(std::span<int>(witness), comm::ReduceOp::max, "sssp-check");
 
@@ -95,12 +99,12 @@ SsspValidation validate_sssp(const DistMatrix<double>& a, const SsspResult& r) {
     for (std::size_t k = 0; k < r.distance.size(); ++k) {
         const gindex_t v = r.local_begin + gindex_t(k);
         const bool reached = r.distance[k] != kInf;
-        if (reached != (r.parent[k] >= 0)) {
+        if (parents && reached != (r.parent[k] >= 0)) {
             ++local[1];
             continue;
         }
         if (v == r.source) {
-            if (r.distance[k] != 0.0 || r.parent[k] != v) ++local[0];
+            if (r.distance[k] != 0.0 || (parents && r.parent[k] != v)) ++local[0];
             continue;
         }
         if (reached && !witness[off + k]) ++local[2];

@@ -39,6 +39,14 @@ void check(ProcessGrid& grid, const DistMatrix<double>& a, const test::WeightedE
     EXPECT_EQ(r.reached, reached) << ctx;
     const SsspValidation v = validate_sssp(a, r);
     EXPECT_TRUE(v.ok()) << ctx << ": " << v.summary();
+    // Distances only: the same distances, no parents, and valid as such.
+    o.parents = false;
+    const SsspResult rd = sssp(a, source, o);
+    EXPECT_FALSE(rd.has_parents) << ctx;
+    EXPECT_TRUE(rd.parent.empty()) << ctx;
+    EXPECT_EQ(rd.distance, r.distance) << ctx;
+    const SsspValidation vd = validate_sssp(a, rd);
+    EXPECT_TRUE(vd.ok()) << ctx << " without parents: " << vd.summary();
 }
 
 }  // namespace
@@ -111,6 +119,17 @@ TEST(Sssp, ValidatorCatchesPlantedErrors) {
         EXPECT_GT(validate_sssp(a, r).inconsistent, 0u);
         r = good;
         if (mine) r.distance[k] = kInf, r.parent[k] = -1;  // reachable but unreached
+        EXPECT_GT(validate_sssp(a, r).edge_relaxes, 0u);
+        // Without parents: a distance no in-edge gives, and one an edge relaxes.
+        SsspOptions no_parents;
+        no_parents.parents = false;
+        const SsspResult dist_only = sssp(a, 0, no_parents);
+        ASSERT_TRUE(validate_sssp(a, dist_only).ok());
+        r = dist_only;
+        if (mine) r.distance[k] -= 0.25;
+        EXPECT_GT(validate_sssp(a, r).bad_parent, 0u);
+        r = dist_only;
+        if (mine) r.distance[k] += 0.25;
         EXPECT_GT(validate_sssp(a, r).edge_relaxes, 0u);
     }
 }

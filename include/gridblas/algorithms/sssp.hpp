@@ -37,6 +37,10 @@ struct SsspOptions {
     /// Bucket width Δ; 0 picks max weight / average out-degree (Meyer & Sanders' Θ(1/d) for
     /// weights in [0, 1)). Infinity turns the search into frontier-based Bellman-Ford.
     double delta = 0.0;
+    /// Find each vertex's parent (one more scan of the edges, which stops at each vertex's
+    /// first match). False: distances only (SsspResult::has_parents false, parent empty), as
+    /// GapBS's sssp and LAGraph's return them.
+    bool parents = true;
 };
 
 /// The result of sssp(): this rank's piece of the vertex distribution (vertex
@@ -46,6 +50,7 @@ struct SsspResult {
     gindex_t local_begin = 0;
     std::vector<double> distance;  ///< +infinity where unreached
     std::vector<gindex_t> parent;  ///< -1 where unreached; the source is its own parent
+    bool has_parents = true;       ///< false (and parent empty) with SsspOptions::parents off
     gindex_t source = 0;
     gindex_t reached = 0;             ///< vertices reached, all ranks
     double delta = 0.0;               ///< the bucket width used
@@ -68,7 +73,9 @@ SsspResult sssp(const DistMatrix<double>& a, gindex_t source, const SsspOptions&
 struct SsspValidation {
     std::uint64_t bad_source = 0;    ///< source not at distance 0 as its own parent
     std::uint64_t inconsistent = 0;  ///< finite distance without parent or the reverse
-    std::uint64_t bad_parent = 0;    ///< no edge parent(v) -> v with d(p) + w = d(v)
+    /// no edge parent(v) -> v with d(p) + w = d(v); without parents, no in-edge u -> v at all
+    /// with d(u) + w = d(v)
+    std::uint64_t bad_parent = 0;
     std::uint64_t edge_relaxes = 0;  ///< an edge u -> v with d(u) + w < d(v)
     bool ok() const { return bad_source + inconsistent + bad_parent + edge_relaxes == 0; }
     /// A one-line summary naming the rules broken.

@@ -170,7 +170,11 @@ std::uint64_t spmspv_update(const CompressedView<A>& a, std::span<const lindex_t
     } else if constexpr (atomic) {
 #pragma omp parallel num_threads(threads)
         {
-            std::vector<lindex_t>& list = ws.by[std::size_t(detail::thread_id())];
+            // The list is moved into a local for the loop: the threads' vectors sit next to
+            // each other in ws.by, and growing them in place would share a cache line.
+            std::vector<lindex_t>& mine = ws.by[std::size_t(detail::thread_id())];
+            std::vector<lindex_t> list;
+            list.swap(mine);
             list.clear();
 #pragma omp for schedule(dynamic, 64) nowait
             for (std::size_t e = 0; e < in_ids.size(); ++e) {
@@ -186,6 +190,7 @@ std::uint64_t spmspv_update(const CompressedView<A>& a, std::span<const lindex_t
                     }
                 });
             }
+            mine.swap(list);
         }
     }
     for (int t = 0; t < threads; ++t) {

@@ -62,6 +62,12 @@ SsspValidation validate_sssp(const DistMatrix<double>& a, const SsspResult& r) {
     ProcessGrid& grid = *a.grid();
     DistVector<Pattern> shape(a.grid(), a.nrows());
     const bool parents = r.has_parents;
+    // Every rank must hold the same kind of result (the parents are gathered below).
+    int kinds[2] = {parents ? 1 : 0, parents ? 0 : 1};
+    grid.world().allreduce(std::span<int>(kinds, 2), comm::ReduceOp::max, "sssp-check");
+    if (kinds[0] == 1 && kinds[1] == 1) {
+        throw InvalidValue("validate_sssp: the result has parents on some ranks only");
+    }
     if (r.distance.size() != shape.local_size() ||
         r.parent.size() != (parents ? shape.local_size() : 0) ||
         r.local_begin != shape.local_begin() || r.dist.length != a.nrows()) {

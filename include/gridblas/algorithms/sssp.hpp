@@ -85,7 +85,10 @@ struct SsspValidation {
 /// Checks an SSSP result against the graph: d(source) = 0 with the source its own parent;
 /// every other reached vertex v has an edge parent(v) -> v with d(parent) + w = d(v) (to a
 /// relative 1e-12); no edge u -> v has d(u) + w < d(v) (so nothing reachable is unreached).
-/// Collective.
+/// A result without parents (has_parents false) passes the second rule when some in-edge
+/// u -> v gives d(u) + w = d(v). Collective.
+/// @throws InvalidValue (has_parents differs between ranks), DimensionMismatch (a result
+///         that does not match the graph's vertex distribution), on every rank
 SsspValidation validate_sssp(const DistMatrix<double>& a, const SsspResult& result);
 
 }  // namespace gridblas

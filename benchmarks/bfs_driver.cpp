@@ -401,10 +401,12 @@ public:
         gpu_ = std::make_unique<cuda::BfsGpuSolver>(host, g);
     }
 
-    void search(gindex_t root, BfsResult& result) {
+    /// Returns the part of the search's time spent downloading results from the GPU (0 on
+    /// the CPU solvers).
+    double search(gindex_t root, BfsResult& result) {
         if (!gpu_) {
             solver_.run(root, result);
-            return;
+            return 0.0;
         }
         gpu_->run(root, gpu_result_);
         result.dist = a_.row_dist();
@@ -416,6 +418,7 @@ public:
         result.depth = gpu_result_.depth;
         result.seconds = gpu_result_.seconds;
         result.levels = gpu_result_.levels;
+        return gpu_result_.download_seconds;
     }
 
 private:
@@ -429,7 +432,8 @@ private:
 struct Searches {
     std::vector<Search> runs;
     std::uint64_t failures = 0;
-    BfsResult last;  // the last search's result (--output)
+    double download_seconds = 0;  // summed over the timed searches (single-GPU engine only)
+    BfsResult last;               // the last search's result (--output)
 };
 
 Searches run_searches(const Config& c, ProcessGrid& grid, const DistMatrix<Pattern>& a,
@@ -442,7 +446,7 @@ Searches run_searches(const Config& c, ProcessGrid& grid, const DistMatrix<Patte
     double last_progress = MPI_Wtime();
     for (std::size_t k = 0; k < roots.size(); ++k) {
         const BfsResult& r = out.last;
-        engine.search(roots[k], out.last);
+        out.download_seconds += engine.search(roots[k], out.last);
         out.runs.push_back({roots[k], r.seconds,
                             component_edges(grid, r, solver.local_degrees(), c.go.symmetrize),
                             r.reached, r.depth, r.levels});
@@ -499,6 +503,12 @@ void print_report(const Config& c, const ProcessGrid& grid, const GraphSummary& 
     print_block("time", st.time, false);
     print_block("nedge", st.nedge, false);
     print_block("TEPS", st.teps, true);
+    if (s.download_seconds > 0) {
+        std::printf(
+            "mean_gpu_download_time: %.6g (included in time: level and parent arrays "
+            "to the host)\n",
+            s.download_seconds / double(s.runs.size()));
+    }
     std::printf("validation: %s\n", c.validate ? (s.failures ? "FAILED" : "passed") : "skipped");
 }
 
@@ -540,7 +550,8 @@ void write_json(const Config& c, ProcessGrid& grid, const GraphSummary& g,
       << "\",\"local_format\":\"" << to_string(c.go.format)
       << "\"},\"construction_seconds\":" << g.construction_seconds
       << ",\"validated\":" << (c.validate ? "true" : "false")
-      << ",\"validation_failures\":" << s.failures
+      << ",\"validation_failures\":" << s.failures << ",\"mean_gpu_download_seconds\":"
+      << (s.runs.empty() ? 0.0 : s.download_seconds / double(s.runs.size()))
       << ",\"memory\":{\"construction_peak_max\":" << m.construction_max
       << ",\"construction_peak_sum\":" << m.construction_sum
       << ",\"search_peak_max\":" << m.search_max << ",\"search_peak_sum\":" << m.search_sum

@@ -4,18 +4,22 @@
 # Runs nvidia-smi, the cuda_test_* suites, the backend MPI tests on 1 and 2 ranks, and
 # gridblas-bfs --backend cuda (scale 22 and 24 single-GPU, scale 22 distributed on 1 and 2
 # ranks). Every step has a timeout and the whole run a time budget (GB_CHECK_BUDGET seconds,
-# default 540); a failing step is recorded and the next one runs.
+# default 420: with the profile run's 360 it fits a 15-minute device session); a failing
+# step is recorded and the next one runs.
 # Writes to $OUT (else ./out), at most 6 files: gpu-check.log (all output), summary.txt
 # (one line per step), bfs-*.json.
-#   GB_ROOTS       search keys of the single-GPU runs (default 64, as Graph500)
+#   GB_ROOTS       search keys of the single-GPU run at scale 22 (default 32)
+#   GB_S24_ROOTS   search keys of the single-GPU run at scale 24 (default 16: building the
+#                  graph takes about 50 s and validating each key about 8 s on the host)
 #   GB_DIST_ROOTS  search keys of the distributed runs (default 16)
 set -u
 
 cd "$(dirname "$0")/.." || exit 1
 if [ -z "${OPAL_PREFIX:-}" ]; then source scripts/device-env.sh || exit 1; fi
 source scripts/device-steps.sh
-steps_begin "gridblas device check" gpu-check.log summary.txt "${GB_CHECK_BUDGET:-540}"
-roots=${GB_ROOTS:-64}
+steps_begin "gridblas device check" gpu-check.log summary.txt "${GB_CHECK_BUDGET:-420}"
+roots=${GB_ROOTS:-32}
+s24_roots=${GB_S24_ROOTS:-16}
 dist_roots=${GB_DIST_ROOTS:-16}
 
 mpi=(mpirun --oversubscribe --bind-to none -np)
@@ -34,7 +38,8 @@ for n in 1 2; do
         mpi_test_bfs --gtest_filter='*Backend*'
 done
 step bfs-s22-np1 120 env OMP_NUM_THREADS=16 "${bfs[@]}" --scale 22 --json "$out/bfs-s22.json"
-step bfs-s24-np1 240 env OMP_NUM_THREADS=16 "${bfs[@]}" --scale 24 --json "$out/bfs-s24.json"
+step bfs-s24-np1 240 env OMP_NUM_THREADS=16 gridblas-bfs --backend cuda --roots "$s24_roots" \
+    --levels --scale 24 --json "$out/bfs-s24.json"
 step bfs-s22-dist-np1 150 env OMP_NUM_THREADS=16 "${dbfs[@]}" --scale 22 --cuda-dist \
     --json "$out/bfs-s22-dist.json"
 step bfs-s22-np2 150 env OMP_NUM_THREADS=8 "${mpi[@]}" 2 "${dbfs[@]}" --scale 22 \

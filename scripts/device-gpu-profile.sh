@@ -2,15 +2,16 @@
 # One-call correctness and profile run of gridblas ON THE DEVICE (GPU machine without MPI),
 # the companion of device-gpu-check.sh, after
 #   source scripts/device-env.sh       (done here if the caller did not)
-# 1. compute-sanitizer: memcheck (with leak check) and initcheck on the cuda_test_* suites,
-#    on the cuda backend MPI tests (2 ranks) and on small gridblas-bfs runs; racecheck and
-#    synccheck on the kernel suite.
-# 2. Nsight Compute (ncu --clock-control none) on gridblas-bfs --backend cuda, single GPU and
+# 1. Nsight Compute (ncu --clock-control none) on gridblas-bfs --backend cuda, single GPU and
 #    distributed solver, one search key (the driver runs it twice: warm-up and timed):
 #    per-kernel time, DRAM bytes and DRAM throughput as a fraction of peak, summarised by
 #    scripts/ncu_summary.py, and a detailed report (.ncu-rep) of the heaviest kernels.
+# 2. compute-sanitizer: memcheck (with leak check) and initcheck on the cuda_test_* suites,
+#    on the cuda backend MPI tests (2 ranks) and on small gridblas-bfs runs; racecheck and
+#    synccheck on the kernel suite. (Second: the profile takes about 2 minutes, the
+#    sanitizers longer, and a session's device time is short.)
 # Every step has a timeout and the whole run a budget (GB_PROFILE_BUDGET seconds, default
-# 540); a failing step is recorded and the next one runs. Writes to $OUT (else ./out), at
+# 360); a failing step is recorded and the next one runs. Writes to $OUT (else ./out), at
 # most 8 files: profile.log (all output), profile-summary.txt (one line per step and the
 # kernel tables), ncu-*.csv, ncu-detail.ncu-rep.
 #   GB_PROFILE_SCALE   Kronecker scale of the profiled searches (default 22)
@@ -19,7 +20,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 1
 if [ -z "${OPAL_PREFIX:-}" ]; then source scripts/device-env.sh || exit 1; fi
 source scripts/device-steps.sh
-steps_begin "gridblas device profile" profile.log profile-summary.txt "${GB_PROFILE_BUDGET:-540}"
+steps_begin "gridblas device profile" profile.log profile-summary.txt "${GB_PROFILE_BUDGET:-360}"
 scale=${GB_PROFILE_SCALE:-22}
 
 # The tools: on PATH, or under the CUDA toolkit / Nsight Compute install folders.
@@ -38,37 +39,7 @@ echo "compute-sanitizer: ${sanitizer:-not found}; ncu: ${ncu:-not found}" | tee 
 mpi=(mpirun --oversubscribe --bind-to none -np)
 bfs=(gridblas-bfs --backend cuda)
 
-# --- 1. compute-sanitizer -------------------------------------------------------------------
-if [ -n "$sanitizer" ]; then
-    cs=("$sanitizer" --error-exitcode 9 --print-limit 20)
-    for t in .deps/bin/cuda_test_*; do
-        step "memcheck ${t##*/}" 150 env OMP_NUM_THREADS=4 "${cs[@]}" --tool memcheck \
-            --leak-check full "$t"
-    done
-    step "memcheck gridblas-bfs s14" 120 env OMP_NUM_THREADS=4 "${cs[@]}" --tool memcheck \
-        --leak-check full "${bfs[@]}" --scale 14 --roots 4
-    step "memcheck gridblas-bfs s14 dist np2" 150 env OMP_NUM_THREADS=2 "${mpi[@]}" 2 \
-        "${cs[@]}" --tool memcheck "${bfs[@]}" --scale 14 --roots 4
-    step "memcheck mpi_test_bfs.Backend np2" 150 env OMP_NUM_THREADS=2 "${mpi[@]}" 2 \
-        "${cs[@]}" --tool memcheck mpi_test_bfs --gtest_filter='*Backend*cuda*'
-    step "memcheck mpi_test_exec_backend np2" 150 env OMP_NUM_THREADS=2 "${mpi[@]}" 2 \
-        "${cs[@]}" --tool memcheck mpi_test_exec_backend --gtest_filter='*cuda*'
-    for t in .deps/bin/cuda_test_*; do
-        step "initcheck ${t##*/}" 120 env OMP_NUM_THREADS=4 "${cs[@]}" --tool initcheck "$t"
-    done
-    step "initcheck gridblas-bfs s14" 120 env OMP_NUM_THREADS=4 "${cs[@]}" --tool initcheck \
-        "${bfs[@]}" --scale 14 --roots 4
-    step "initcheck gridblas-bfs s14 dist" 120 env OMP_NUM_THREADS=4 "${cs[@]}" --tool initcheck \
-        "${bfs[@]}" --scale 14 --roots 4 --cuda-dist
-    for tool in racecheck synccheck; do
-        step "$tool cuda_test_cuda_kernels" 150 env OMP_NUM_THREADS=4 "${cs[@]}" --tool "$tool" \
-            .deps/bin/cuda_test_cuda_kernels
-    done
-else
-    echo "compute-sanitizer: SKIPPED (not found on this machine)" | tee -a "$summary"
-fi
-
-# --- 2. Nsight Compute ------------------------------------------------------------------------
+# --- 1. Nsight Compute ------------------------------------------------------------------------
 # Metrics per kernel launch: duration, DRAM bytes, DRAM throughput in % of peak, SM
 # throughput, and the peak itself (bytes per DRAM cycle x DRAM cycles per second).
 metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
@@ -113,6 +84,36 @@ if [ -n "$ncu" ]; then
     fi
 else
     echo "ncu: SKIPPED (not found on this machine)" | tee -a "$summary"
+fi
+
+# --- 2. compute-sanitizer -------------------------------------------------------------------
+if [ -n "$sanitizer" ]; then
+    cs=("$sanitizer" --error-exitcode 9 --print-limit 20)
+    for t in .deps/bin/cuda_test_*; do
+        step "memcheck ${t##*/}" 150 env OMP_NUM_THREADS=4 "${cs[@]}" --tool memcheck \
+            --leak-check full "$t"
+    done
+    step "memcheck gridblas-bfs s14" 120 env OMP_NUM_THREADS=4 "${cs[@]}" --tool memcheck \
+        --leak-check full "${bfs[@]}" --scale 14 --roots 4
+    step "memcheck gridblas-bfs s14 dist np2" 150 env OMP_NUM_THREADS=2 "${mpi[@]}" 2 \
+        "${cs[@]}" --tool memcheck "${bfs[@]}" --scale 14 --roots 4
+    step "memcheck mpi_test_bfs.Backend np2" 150 env OMP_NUM_THREADS=2 "${mpi[@]}" 2 \
+        "${cs[@]}" --tool memcheck mpi_test_bfs --gtest_filter='*Backend*cuda*'
+    step "memcheck mpi_test_exec_backend np2" 150 env OMP_NUM_THREADS=2 "${mpi[@]}" 2 \
+        "${cs[@]}" --tool memcheck mpi_test_exec_backend --gtest_filter='*cuda*'
+    for t in .deps/bin/cuda_test_*; do
+        step "initcheck ${t##*/}" 120 env OMP_NUM_THREADS=4 "${cs[@]}" --tool initcheck "$t"
+    done
+    step "initcheck gridblas-bfs s14" 120 env OMP_NUM_THREADS=4 "${cs[@]}" --tool initcheck \
+        "${bfs[@]}" --scale 14 --roots 4
+    step "initcheck gridblas-bfs s14 dist" 120 env OMP_NUM_THREADS=4 "${cs[@]}" --tool initcheck \
+        "${bfs[@]}" --scale 14 --roots 4 --cuda-dist
+    for tool in racecheck synccheck; do
+        step "$tool cuda_test_cuda_kernels" 150 env OMP_NUM_THREADS=4 "${cs[@]}" --tool "$tool" \
+            .deps/bin/cuda_test_cuda_kernels
+    done
+else
+    echo "compute-sanitizer: SKIPPED (not found on this machine)" | tee -a "$summary"
 fi
 
 echo "total ${SECONDS}s; full output in $log" | tee -a "$summary"

@@ -61,8 +61,11 @@ def read_rows(path):
 def kernel_name(rec):
     name = rec.get("Kernel Name") or rec.get("Function Name") or rec.get("Demangled Name") or "?"
     # Keep the function's own name: drop the return type, template arguments, parameters
-    # and namespaces ("(anonymous namespace)" first: it holds a parenthesis).
-    name = name.replace("(anonymous namespace)", "anon").split("(")[0].split("<")[0]
+    # and namespaces ("(anonymous namespace)" and "<unnamed>" first: they hold a parenthesis or
+    # an angle bracket; ncu spells the anonymous namespace either way, by version).
+    for anonymous in ("(anonymous namespace)", "<unnamed>"):
+        name = name.replace(anonymous, "anon")
+    name = name.split("(")[0].split("<")[0]
     return name.split("::")[-1].split(" ")[-1].strip() or "?"
 
 

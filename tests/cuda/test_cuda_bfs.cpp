@@ -56,6 +56,26 @@ std::vector<NamedGraph> graphs() {
         out.push_back({"star", ct::graph_from_edges(5000, s, d, true)});
     }
     {
+        // Parents far into long rows (the parents kernel scans 32 entries a round): from
+        // source 0, vertex 100 is reached through 99 and 150 (both level 1), and its other
+        // in-neighbours 1..98 only through 100; so the smallest parent sits at position 98
+        // of a row of 100. Vertex 199 (the third source) joins through 150.
+        std::vector<lindex_t> s, d;
+        for (lindex_t v = 1; v < 99; ++v) {
+            s.push_back(100);
+            d.push_back(v);
+        }
+        for (lindex_t v : {99, 150}) {
+            s.push_back(0);
+            d.push_back(v);
+            s.push_back(v);
+            d.push_back(100);
+        }
+        s.push_back(150);
+        d.push_back(199);
+        out.push_back({"late-parent", ct::graph_from_edges(200, s, d, true)});
+    }
+    {
         // Two random components: vertices < 500 and >= 500 never meet.
         std::mt19937_64 rng(9);
         std::vector<lindex_t> s, d;

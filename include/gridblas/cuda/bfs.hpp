@@ -39,9 +39,12 @@ struct BfsGpuResult {
     std::vector<gindex_t> parent;
     std::vector<gindex_t> level;
     gindex_t source = 0;
-    gindex_t reached = 0;               ///< vertices reached, the source included
-    int depth = 0;                      ///< levels expanded
-    double seconds = 0.0;               ///< search plus parent computation, device synchronised
+    gindex_t reached = 0;  ///< vertices reached, the source included
+    int depth = 0;         ///< levels expanded
+    double seconds = 0.0;  ///< search, parents and download of both arrays to the host
+    /// Part of `seconds` spent downloading `level` and `parent` (16 bytes per vertex over the
+    /// host link; at scale 24 a large share of a search).
+    double download_seconds = 0.0;
     std::vector<BfsLevelStats> levels;  ///< messages/bytes fields stay 0 (no communication)
 };
 

@@ -5,10 +5,11 @@
 ///
 /// With a positional semiring every product of input column j is j's global index, so an
 /// output's value depends only on which inputs reach it: no values need gathering, bucketing
-/// or sorting by output. Threads walk the products and claim each allowed output once: "any"
-/// by an atomic OR on an occupancy bitmap (the claimer's input is kept), "min" by a
-/// compare-and-swap that lowers a 32-bit "smallest input id" slot, the swap that replaces the
-/// empty marker being the claim. This is the queue-based top-down step of Beamer, Asanović &
+/// or sorting by output. Threads walk the products and claim each allowed output once in a
+/// 32-bit slot per output: "min" by a compare-and-swap that lowers the slot (the smallest
+/// input id so far), "any" by one that fills it only while it is empty; either way the swap
+/// that replaces the empty marker is the claim. (One thread claims "any" in a bitmap
+/// instead, with no atomics.) This is the queue-based top-down step of Beamer, Asanović &
 /// Patterson ("Direction-optimizing breadth-first search", SC 2012) written as a masked
 /// SpMSpV; the work is split into equal slices of products, not of inputs (Azad & Buluç,
 /// IPDPS 2017), so a hub column spreads over the threads. The output is then put in index
@@ -49,6 +50,7 @@ struct ClaimWorkspace {
     std::vector<std::size_t> pos;              ///< column position of each input (or npos)
     std::vector<offset_t> start;               ///< products before each input
     std::vector<std::size_t> counts;           ///< outputs per part of the dense drain
+    std::vector<std::uint64_t> occupied;       ///< the dense drain's occupancy masks
     ParallelPolicy policy;
 };
 
@@ -57,18 +59,32 @@ namespace detail {
 /// Products per unit of work of spmspv_claim().
 inline constexpr std::size_t kClaimSlice = 4096;
 
-/// The dense drain of the "min" claim: the outputs with best[i] != none in index order,
-/// with their values, and best reset; several threads each take a range of outputs.
+/// The dense drain of the claims made in slots ("min", and "any" on several threads): the outputs
+/// with best[i] != none in index order, with their values, and best reset; several threads each
+/// take a range of 64-output words. A first pass turns each word's slots into an occupancy mask (a
+/// loop the compiler vectorises) and counts it; the second visits only the set bits. Testing every
+/// slot with a branch instead mispredicts on about every other found output when a quarter of the
+/// block is found at once, as on a BFS's largest top-down level.
 template <class Y, class ToGlobal>
 void drain_best(lindex_t* best, lindex_t n, ToGlobal to_global, SparseVector<Y>& y,
-                std::vector<std::size_t>& counts, int threads) {
+                std::vector<std::uint64_t>& occupied, std::vector<std::size_t>& counts,
+                int threads) {
     constexpr lindex_t none = ~lindex_t(0);
+    const std::size_t words = bitmap_words(n);
+    occupied.resize(words);
+    std::uint64_t* occ = occupied.data();
     counts.assign(std::size_t(threads) + 1, 0);
 #pragma omp parallel for num_threads(threads) schedule(static, 1) if (threads > 1)
     for (int t = 0; t < threads; ++t) {
         std::size_t c = 0;
-        for (std::size_t i = part_begin(n, t, threads); i < part_begin(n, t + 1, threads); ++i) {
-            c += best[i] != none;
+        for (std::size_t w = part_begin(words, t, threads); w < part_begin(words, t + 1, threads);
+             ++w) {
+            const lindex_t* slot = best + w * 64;
+            const std::size_t len = std::min<std::size_t>(64, std::size_t(n) - w * 64);
+            std::uint64_t mask = 0;
+            for (std::size_t l = 0; l < len; ++l) mask |= std::uint64_t(slot[l] != none) << l;
+            occ[w] = mask;
+            c += std::size_t(std::popcount(mask));
         }
         counts[std::size_t(t) + 1] = c;
     }
@@ -80,11 +96,14 @@ void drain_best(lindex_t* best, lindex_t n, ToGlobal to_global, SparseVector<Y>&
 #pragma omp parallel for num_threads(threads) schedule(static, 1) if (threads > 1)
     for (int t = 0; t < threads; ++t) {
         std::size_t o = counts[std::size_t(t)];
-        for (std::size_t i = part_begin(n, t, threads); i < part_begin(n, t + 1, threads); ++i) {
-            if (best[i] == none) continue;
-            yi[o] = lindex_t(i);
-            yv[o++] = Y(to_global(best[i]));
-            best[i] = none;
+        for (std::size_t w = part_begin(words, t, threads); w < part_begin(words, t + 1, threads);
+             ++w) {
+            for (std::uint64_t mask = occ[w]; mask != 0; mask &= mask - 1) {
+                const std::size_t i = w * 64 + std::size_t(std::countr_zero(mask));
+                yi[o] = lindex_t(i);
+                yv[o++] = Y(to_global(best[i]));
+                best[i] = none;
+            }
         }
     }
 }
@@ -97,10 +116,11 @@ void drain_best(lindex_t* best, lindex_t n, ToGlobal to_global, SparseVector<Y>&
 /// global index). `a` has outer = input (as for spmspv()). y gets length a.n_inner, ascending
 /// indices. Returns the entries read.
 ///
-/// "any" claims an output with one atomic OR on its bit; "min" keeps the smallest input id
-/// per output in a 32-bit array by compare-and-swap, and the swap that replaces the empty
-/// marker is the claim, so each output costs one atomic either way and the per-edge state
+/// Both keep a 32-bit input id per output, updated by compare-and-swap ("min" lowers it, "any"
+/// fills it once), and the swap that replaces the empty marker is the claim: each output costs
+/// one atomic (a few more for "min" when threads meet out of order), and the per-edge state
 /// read at random is 4 bytes (the outputs of a frontier's edges are scattered over the block).
+/// On one thread "any" sets a bit instead and "min" updates the slot with no atomics.
 template <class S, class A, class ToGlobal>
 KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> ids,
                          ToGlobal to_global, const MaskView& mask,
@@ -121,13 +141,25 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
     if (!keep_min && ws.bits.size() != words) ws.bits.assign(words, 0);
     // Plan: each input's column position and the running count of its entries, so that
     // threads can take equal slices of the products whatever the column lengths (one hub
-    // column must not become one thread's work).
-    ws.pos.resize(ids.size());
-    ws.start.resize(ids.size() + 1);
+    // column must not become one thread's work). A lookup and a column pointer are cache
+    // misses at random places, and a frontier after a bottom-up level is thousands of short
+    // columns: so the lookups are made in one pass and the pointers read in another, each
+    // loading a few inputs ahead.
+    const std::size_t inputs = ids.size();
+    ws.pos.resize(inputs);
+    ws.start.resize(inputs + 1);
+    constexpr std::size_t ahead = 16;
+    for (std::size_t k = 0; k < inputs; ++k) {
+        if (k + ahead < inputs) a.template prefetch_find<0>(ids[k + ahead]);
+        if (k + ahead / 2 < inputs) a.template prefetch_find<1>(ids[k + ahead / 2]);
+        ws.pos[k] = a.find_outer(ids[k]);
+    }
     ws.start[0] = 0;
-    for (std::size_t k = 0; k < ids.size(); ++k) {
-        const std::size_t pos = a.find_outer(ids[k]);
-        ws.pos[k] = pos;
+    for (std::size_t k = 0; k < inputs; ++k) {
+        if (k + ahead < inputs && ws.pos[k + ahead] != npos) {
+            __builtin_prefetch(a.ptr + ws.pos[k + ahead]);
+        }
+        const std::size_t pos = ws.pos[k];
         ws.start[k + 1] = ws.start[k] + (pos == npos ? 0 : a.ptr[pos + 1] - a.ptr[pos]);
     }
     const offset_t flops = ws.start[ids.size()];
@@ -159,6 +191,14 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
                 const lindex_t* inner = a.inner;
                 lindex_t claimed[detail::kClaimSlice];  // outputs first claimed in a slice
                 for (offset_t f = lo; f < hi; ++k) {
+                    // Short columns: the entries of the column 8 inputs ahead, and the
+                    // output slot of the first entry 4 inputs ahead, start loading now.
+                    if (k + 8 < inputs && ws.start[k + 9] > ws.start[k + 8]) {
+                        __builtin_prefetch(inner + a.ptr[ws.pos[k + 8]]);
+                    }
+                    if (k + 4 < inputs && ws.start[k + 5] > ws.start[k + 4]) {
+                        __builtin_prefetch(best + inner[a.ptr[ws.pos[k + 4]]]);
+                    }
                     if (ws.pos[k] == npos) continue;
                     const lindex_t j = ids[k];
                     const offset_t base = a.ptr[ws.pos[k]] - ws.start[k];
@@ -194,19 +234,20 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
                                     break;
                                 }
                             }
-                        } else {
+                        } else if (threads == 1) {
                             const std::uint64_t m = std::uint64_t(1) << (i & 63);
-                            if (threads == 1) {
-                                if (bits[i >> 6] & m) continue;
-                                bits[i >> 6] |= m;
-                                best[i] = j;
-                                mine.push_back(i);
-                                continue;
-                            }
-                            std::atomic_ref<std::uint64_t> word(bits[i >> 6]);
-                            if (word.load(std::memory_order_relaxed) & m) continue;
-                            if (!(word.fetch_or(m, std::memory_order_relaxed) & m)) {
-                                best[i] = j;
+                            if (bits[i >> 6] & m) continue;
+                            bits[i >> 6] |= m;
+                            best[i] = j;
+                            mine.push_back(i);
+                        } else {
+                            // Several threads claim through the slot itself, as "min" does:
+                            // the bitmap packs 512 outputs in a cache line, which the
+                            // threads' claims would pass back and forth.
+                            std::atomic_ref<lindex_t> slot(best[i]);
+                            lindex_t cur = slot.load(std::memory_order_relaxed);
+                            if (cur == none &&
+                                slot.compare_exchange_strong(cur, j, std::memory_order_relaxed)) {
                                 mine.push_back(i);
                             }
                         }
@@ -218,10 +259,12 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
     std::size_t found = 0;
     for (int t = 0; t < threads; ++t) found += ws.lists[std::size_t(t)].size();
     auto& yi = y.indices();
-    if constexpr (keep_min) {
-        // Dense outputs: one threaded pass over the block's outputs; sparse ones: sort.
+    // "min", and "any" on several threads, claimed through the slots: dense outputs are
+    // drained by one threaded pass over the block's outputs, sparse ones sorted.
+    const bool by_slot = keep_min || threads > 1;
+    if (by_slot) {
         if (std::size_t(n) < found * 64) {
-            detail::drain_best(best, n, to_global, y, ws.counts,
+            detail::drain_best(best, n, to_global, y, ws.occupied, ws.counts,
                                detail::threads_for(ws.policy, std::size_t(n) / 4));
             st.nvals = y.nvals();
             return st;
@@ -229,7 +272,7 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
     }
     // Index order: scan the bitmap when the output is dense enough, else sort the lists.
     yi.clear();
-    if (!keep_min && words < found * 8) {
+    if (!by_slot && words < found * 8) {
         yi.reserve(found);
         for (std::size_t w = 0; w < words; ++w) {
             std::uint64_t v = bits[w];
@@ -246,7 +289,7 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
             yi.insert(yi.end(), l.begin(), l.end());
         }
         std::sort(yi.begin(), yi.end());
-        if constexpr (!keep_min) {
+        if (!by_slot) {
             for (lindex_t i : yi) bits[i >> 6] = 0;
         }
     }

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""The per-level table of scripts/bench-levels.sh from its logs.
+
+    levels_table.py LOG_DIR ROUNDS COMMAND
+
+LOG_DIR holds gridblas.rK.txt (gridblas-bfs --levels: one row per level, times already
+averaged over its searches) and gapbs.rK.txt (GapBS bfs -l: per trial, one line per step:
+"td N t" / "bu N t" with N the vertices found and t seconds, "e t" / "c t" for its queue <->
+bitmap conversions, "i t" for its set-up) for K = 1..ROUNDS. A conversion is added to the
+level after it. Levels are matched by position; a level whose found count differs between
+the programs is flagged, since then they did not search alike.
+"""
+
+import pathlib
+import re
+import sys
+
+
+def gridblas_levels(text):
+    """[(dir, found, edges, ms)] from the --levels table."""
+    rows = []
+    for line in text.splitlines():
+        m = re.match(r"\s*(\d+)\s+(TD|BU)\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+\s+\d+\s+\d+\s+([\d.]+)", line)
+        if m:
+            rows.append((m.group(2).lower(), int(m.group(4)), int(m.group(5)), float(m.group(6))))
+    if not rows:
+        raise SystemExit("levels_table.py: no --levels table in a gridblas log")
+    return rows
+
+
+def gapbs_levels(text):
+    """Mean over trials: [(dir, found, ms)], conversions folded into the next level."""
+    trials, cur, pending = [], None, 0.0
+    for line in text.splitlines():
+        if line.startswith("Source:"):
+            cur, pending = [], 0.0
+            trials.append(cur)
+            continue
+        if cur is None:
+            continue
+        m = re.match(r"\s*(td|bu)\s+(\d+)\s+([\d.eE+-]+)\s*$", line)
+        if m:
+            cur.append((m.group(1), int(m.group(2)), float(m.group(3)) * 1e3 + pending))
+            pending = 0.0
+            continue
+        m = re.match(r"\s*([ec])\s+([\d.eE+-]+)\s*$", line)
+        if m:
+            pending += float(m.group(2)) * 1e3
+    trials = [t for t in trials if t]
+    if not trials:
+        raise SystemExit("levels_table.py: no per-level lines in a GapBS log (bfs -l)")
+    depth = min(len(t) for t in trials)
+    return [(trials[0][k][0], trials[0][k][1], sum(t[k][2] for t in trials) / len(trials))
+            for k in range(depth)]
+
+
+def main():
+    logs, rounds, command = pathlib.Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+    ours = [gridblas_levels((logs / f"gridblas.r{r}.txt").read_text()) for r in range(1, rounds + 1)]
+    theirs = [gapbs_levels((logs / f"gapbs.r{r}.txt").read_text()) for r in range(1, rounds + 1)]
+    depth = min(min(len(o) for o in ours), min(len(t) for t in theirs))
+    print("# BFS level by level against GapBS\n")
+    print(f"Command: `{command}`\n")
+    print("Times are means per level (ms), one value per round; ratio = gridblas ÷ GapBS "
+          "(below 1: gridblas faster). Edges: those gridblas examined on the level.\n")
+    print("| level | dir (gridblas / GapBS) | found | edges | gridblas ms | GapBS ms | ratio |"
+          " gridblas Medges/s | GapBS Medges/s |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+    for k in range(depth):
+        d, found, edges, _ = ours[0][k]
+        td, tfound, _ = theirs[0][k]
+        mine = [o[k][3] for o in ours]
+        gap = [t[k][2] for t in theirs]
+        flag = "" if found == tfound else f" (GapBS: {tfound})"
+        ratio = " / ".join(f"{a / b:.2f}" if b > 0 else "-" for a, b in zip(mine, gap))
+        rate = " / ".join(f"{edges / a / 1e3:.0f}" if a > 0 else "-" for a in mine)
+        grate = " / ".join(f"{edges / b / 1e3:.0f}" if b > 0 else "-" for b in gap)
+        print(f"| {k} | {d.upper()} / {td.upper()} | {found}{flag} | {edges} | "
+              f"{' / '.join(f'{a:.3f}' for a in mine)} | {' / '.join(f'{b:.3f}' for b in gap)} | "
+              f"{ratio} | {rate} | {grate} |")
+    total_ours = [sum(r[3] for r in o[:depth]) for o in ours]
+    total_gap = [sum(r[2] for r in t[:depth]) for t in theirs]
+    print(f"\nSum over levels: gridblas {' / '.join(f'{a:.2f}' for a in total_ours)} ms, GapBS "
+          f"{' / '.join(f'{b:.2f}' for b in total_gap)} ms (GapBS's set-up step \"i\" excluded).")
+
+
+if __name__ == "__main__":
+    main()

@@ -222,35 +222,42 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
                             continue;
                         }
                     }
-                    for (; f < stop; ++f) {
-                        const lindex_t i = inner[base + f];
-                        if (!allow(i)) continue;
-                        if constexpr (keep_min) {
+                    if (threads > 1) {
+                        // Several threads claim through the slots by compare-and-swap ("any"
+                        // too: a bitmap packs 512 outputs in a cache line, which the threads'
+                        // claims would pass back and forth). The same coin-flip branch as on
+                        // one thread is avoided by screening first: a branch-free pass keeps
+                        // the products that would change their slot, then only those try the
+                        // swap (which reads the slot again: another thread may have got there).
+                        std::size_t kept = 0;
+                        for (; f < stop; ++f) {
+                            const lindex_t i = inner[base + f];
+                            const lindex_t cur =
+                                std::atomic_ref<lindex_t>(best[i]).load(std::memory_order_relaxed);
+                            claimed[kept] = i;
+                            kept += allow(i) & (keep_min ? j < cur : cur == none);
+                        }
+                        for (std::size_t q = 0; q < kept; ++q) {
+                            const lindex_t i = claimed[q];
                             std::atomic_ref<lindex_t> slot(best[i]);
                             lindex_t cur = slot.load(std::memory_order_relaxed);
-                            while (j < cur) {
+                            while (keep_min ? j < cur : cur == none) {
                                 if (slot.compare_exchange_weak(cur, j, std::memory_order_relaxed)) {
                                     if (cur == none) mine.push_back(i);  // first claim
                                     break;
                                 }
                             }
-                        } else if (threads == 1) {
-                            const std::uint64_t m = std::uint64_t(1) << (i & 63);
-                            if (bits[i >> 6] & m) continue;
-                            bits[i >> 6] |= m;
-                            best[i] = j;
-                            mine.push_back(i);
-                        } else {
-                            // Several threads claim through the slot itself, as "min" does:
-                            // the bitmap packs 512 outputs in a cache line, which the
-                            // threads' claims would pass back and forth.
-                            std::atomic_ref<lindex_t> slot(best[i]);
-                            lindex_t cur = slot.load(std::memory_order_relaxed);
-                            if (cur == none &&
-                                slot.compare_exchange_strong(cur, j, std::memory_order_relaxed)) {
-                                mine.push_back(i);
-                            }
                         }
+                        continue;
+                    }
+                    for (; f < stop; ++f) {  // "any" on one thread: a bitmap, no atomics
+                        const lindex_t i = inner[base + f];
+                        if (!allow(i)) continue;
+                        const std::uint64_t m = std::uint64_t(1) << (i & 63);
+                        if (bits[i >> 6] & m) continue;
+                        bits[i >> 6] |= m;
+                        best[i] = j;
+                        mine.push_back(i);
                     }
                 }
             }

@@ -98,7 +98,9 @@ TEST(UpdateKernel, MatchesNaiveLoop) {
     std::uint64_t seed = 3;
     for (const auto& [nr, nc, nnz] :
          {std::tuple{200u, 150u, 2000u}, std::tuple{1000u, 700u, 30000u}, std::tuple{70u, 70u, 0u},
-          std::tuple{1u, 1u, 1u}}) {
+          std::tuple{1u, 1u, 1u},
+          // Columns of about 1000 entries: the screened atomic path takes them in chunks.
+          std::tuple{3000u, 20u, 20000u}}) {
         const Tuples t = random_tuples(nr, nc, nnz, nnz > 100, ++seed);
         for (double xfrac : {0.02, 0.3, 1.0}) {
             check<min_plus<double>>(t, xfrac, ++seed, "min_plus");

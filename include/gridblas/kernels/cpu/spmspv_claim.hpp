@@ -141,19 +141,14 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
     if (!keep_min && ws.bits.size() != words) ws.bits.assign(words, 0);
     // Plan: each input's column position and the running count of its entries, so that
     // threads can take equal slices of the products whatever the column lengths (one hub
-    // column must not become one thread's work). A lookup and a column pointer are cache
-    // misses at random places, and a frontier after a bottom-up level is thousands of short
-    // columns: so the lookups are made in one pass and the pointers read in another, each
-    // loading a few inputs ahead.
+    // column must not become one thread's work). The lookups are made first, so that the
+    // column pointers (a cache miss each, at random places: a frontier after a bottom-up
+    // level is thousands of short columns) can be prefetched a few inputs ahead.
     const std::size_t inputs = ids.size();
     ws.pos.resize(inputs);
     ws.start.resize(inputs + 1);
+    for (std::size_t k = 0; k < inputs; ++k) ws.pos[k] = a.find_outer(ids[k]);
     constexpr std::size_t ahead = 16;
-    for (std::size_t k = 0; k < inputs; ++k) {
-        if (k + ahead < inputs) a.template prefetch_find<0>(ids[k + ahead]);
-        if (k + ahead / 2 < inputs) a.template prefetch_find<1>(ids[k + ahead / 2]);
-        ws.pos[k] = a.find_outer(ids[k]);
-    }
     ws.start[0] = 0;
     for (std::size_t k = 0; k < inputs; ++k) {
         if (k + ahead < inputs && ws.pos[k + ahead] != npos) {

@@ -66,18 +66,6 @@ public:
         return npos;
     }
 
-    /// Starts loading the bucket bound that find(j) reads first.
-    void prefetch_bucket(lindex_t j) const {
-        const std::size_t b = std::size_t(std::uint64_t(j) >> shift_);
-        if (b < aux_.size()) __builtin_prefetch(aux_.data() + b);
-    }
-    /// Starts loading the first id that find(j) compares (reads the bucket bound, so call it
-    /// a while after prefetch_bucket(j)).
-    void prefetch_ids(lindex_t j, const lindex_t* ids) const {
-        const std::size_t b = std::size_t(std::uint64_t(j) >> shift_);
-        if (b < aux_.size()) __builtin_prefetch(ids + aux_[b]);
-    }
-
     /// log2 of the bucket width.
     unsigned shift() const { return shift_; }
     /// Bytes held by the index.
@@ -115,22 +103,6 @@ struct CompressedView {
     /// Outer id stored at position k.
     lindex_t outer_id(std::size_t k) const { return outer_ids ? outer_ids[k] : lindex_t(k); }
     /// Position of outer id j (j < n_outer), or npos when j has no entries.
-    /// Lookahead for find_outer(j) over a list of ids: stage 0 starts loading what a lookup
-    /// reads first (the bucket bound of the index, or the column pointer when outer ids are
-    /// positions), stage 1, issued a few ids later, what it reads next (the id list).
-    template <int Stage>
-    void prefetch_find(lindex_t j) const {
-        if (!outer_ids) {
-            if constexpr (Stage == 0) __builtin_prefetch(ptr + j);
-        } else if (lookup) {
-            if constexpr (Stage == 0) {
-                lookup->prefetch_bucket(j);
-            } else {
-                lookup->prefetch_ids(j, outer_ids);
-            }
-        }
-    }
-
     std::size_t find_outer(lindex_t j) const {
         if (!outer_ids) return j;
         if (lookup) return lookup->find(j, outer_ids);

@@ -43,7 +43,7 @@ while [[ $# -gt 0 ]]; do
         --gapbs) gapbs_src="$2"; shift 2 ;;
         --build-dir) build="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
-        -h|--help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench-levels.sh: unknown option $1 (see --help)" >&2; exit 1 ;;
     esac
 done

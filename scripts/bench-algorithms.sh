@@ -22,6 +22,7 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/bench-common.sh
 scale=18
 rounds=2
 trials=3
@@ -47,21 +48,16 @@ kron="$build/benchmarks/gridblas-kron"
 [[ -x "$graph_bin" && -x "$kron" ]] || { echo "bench-algorithms.sh: build $build first" >&2; exit 1; }
 out=${out:-bench-results/algo-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out/logs"
-if [[ $(id -u) -eq 0 ]]; then
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
+bench_allow_root
 over=""
 mpirun --version 2>/dev/null | grep -q "Open MPI" && over="--oversubscribe"
 
 gapbs=""
 if [[ -n "$gapbs_src" ]]; then
     gapbs="$out/gapbs"
-    cp -r "$gapbs_src" "$gapbs"
-    make -C "$gapbs" -j2 tc cc pr bc sssp > "$out/logs/gapbs-build.log" 2>&1
+    bench_build_gapbs "$gapbs_src" "$gapbs" "$out/logs/gapbs-build.log" tc cc pr bc sssp
 fi
-file="bench-results/graphs/kron$scale.mtx"
-mkdir -p bench-results/graphs
-[[ -s "$file" ]] || "$kron" --scale "$scale" --output "$file"
+file=$(bench_kron_file "$kron" "$scale" "$out/logs/kron.txt")
 wfile="bench-results/graphs/kron${scale}w.mtx"
 if [[ " $algos " == *" sssp"* && ! -s "$wfile" ]]; then
     python3 - "$file" "$wfile" <<'PY'

@@ -20,6 +20,7 @@
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+source scripts/bench-common.sh
 
 scale=20
 root=327007
@@ -54,23 +55,11 @@ bin="$build/benchmarks"
 threads=${threads:-$(( ranks >= 2 ? 1 : 2 ))}
 out=${out:-bench-results/levels-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out/logs"
-if [[ $(id -u) -eq 0 ]]; then
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
+bench_allow_root
 export OMPI_MCA_rmaps_base_oversubscribe=1
 
-rm -rf "$out/gapbs"
-cp -r "$gapbs_src" "$out/gapbs"
-make -C "$out/gapbs" bfs > "$out/logs/gapbs-build.txt" 2>&1 ||
-    { tail -n 20 "$out/logs/gapbs-build.txt" >&2; exit 1; }
-
-graphs=bench-results/graphs
-mkdir -p "$graphs"
-file="$graphs/kron$scale.mtx"
-if [[ ! -s $file ]]; then
-    "$bin/gridblas-kron" --scale "$scale" --output "$file.tmp" > "$out/logs/kron.txt"
-    mv "$file.tmp" "$file"
-fi
+bench_build_gapbs "$gapbs_src" "$out/gapbs" "$out/logs/gapbs-build.txt" bfs
+file=$(bench_kron_file "$bin/gridblas-kron" "$scale" "$out/logs/kron.txt")
 
 grid_args=()
 [[ -n $grid ]] && grid_args=(--grid "$grid")

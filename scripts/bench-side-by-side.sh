@@ -26,6 +26,7 @@ set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 root=$(pwd)
+source scripts/bench-common.sh
 
 scale=20
 rounds=3
@@ -54,9 +55,7 @@ mkdir -p "$out/logs"
 command -v /usr/bin/time > /dev/null ||
     { echo "bench-side-by-side.sh: needs GNU time (apt-get install time)" >&2; exit 1; }
 
-if [[ $(id -u) -eq 0 ]]; then
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
+bench_allow_root
 export OMPI_MCA_rmaps_base_oversubscribe=1
 
 if [[ $do_build -eq 1 ]]; then
@@ -78,11 +77,8 @@ bin="$build/benchmarks"
 
 gapbs=""
 if [[ -n $gapbs_src ]]; then
-    rm -rf "$out/gapbs"
-    cp -r "$gapbs_src" "$out/gapbs"
     echo "bench-side-by-side.sh: building GapBS from $gapbs_src" >&2
-    make -C "$out/gapbs" bfs > "$out/logs/gapbs-build.txt" 2>&1 ||
-        { tail -n 20 "$out/logs/gapbs-build.txt" >&2; exit 1; }
+    bench_build_gapbs "$gapbs_src" "$out/gapbs" "$out/logs/gapbs-build.txt" bfs
     gapbs="$out/gapbs/bfs"
 else
     echo "bench-side-by-side.sh: no GapBS tree (GAPBS_DIR / --gapbs): its rows are skipped" >&2
@@ -90,13 +86,7 @@ fi
 baseline=""
 if [[ -x $bin/gridblas-baseline-graphblas ]]; then baseline="$bin/gridblas-baseline-graphblas"; fi
 
-graphs=bench-results/graphs
-mkdir -p "$graphs"
-file="$graphs/kron$scale.mtx"
-if [[ ! -s $file ]]; then
-    "$bin/gridblas-kron" --scale "$scale" --output "$file.tmp" > "$out/logs/kron.txt"
-    mv "$file.tmp" "$file"
-fi
+file=$(bench_kron_file "$bin/gridblas-kron" "$scale" "$out/logs/kron.txt")
 
 # run NAME CMD... : one timed run; its log is $out/logs/NAME.rROUND.txt, with GNU time's
 # peak RSS (KB) as the last line.

@@ -70,9 +70,9 @@ __global__ void bottom_up_light(CompressedDeviceView<Pattern> blk, BottomUpPiece
     warp_add_counter(counters + kEntries, ex);
 }
 
-/// One warp per queued column. Lane l reads entries b+l, b+l+32, ...; the first round with
-/// a hit ends the scan, and its lowest hitting lane holds the smallest frontier in-neighbour.
-/// The entries counted are those a serial scan reads: up to and including that hit.
+/// One warp per queued column (warp_first_hit): the first frontier entry is the smallest
+/// frontier in-neighbour. The entries counted are those a serial scan reads: up to and
+/// including that hit.
 __global__ void bottom_up_heavy(CompressedDeviceView<Pattern> blk, BottomUpPiece p,
                                 const std::uint64_t* front, std::uint64_t* fresh,
                                 std::int64_t* cand, const lindex_t* heavy,
@@ -86,25 +86,12 @@ __global__ void bottom_up_heavy(CompressedDeviceView<Pattern> blk, BottomUpPiece
         const lindex_t v = (blk.hyper ? blk.outer_ids[k] : lindex_t(k)) - p.col_off;
         const offset_t b = blk.ptr[k];
         const offset_t e = blk.ptr[k + 1];
-        offset_t read = e - b;  // entries a serial scan reads (all of them when none hits)
-        for (offset_t base = b; base < e; base += 32) {  // warp-uniform
-            const offset_t q = base + lane;
-            lindex_t u = 0;
-            bool hit = false;
-            if (q < e) {
-                u = blk.inner[q];
-                hit = test_bit(front, u);
-            }
-            const unsigned hits = __ballot_sync(0xffffffffu, hit);
-            if (hits != 0) {
-                const int first = __ffs(int(hits)) - 1;
-                const lindex_t uf = __shfl_sync(0xffffffffu, u, first);
-                read = base - b + offset_t(first) + 1;
-                if (lane == 0) offer(p, v, global_row(p, uf), fresh, cand);
-                break;
-            }
+        const offset_t q =
+            warp_first_hit(blk.inner, b, e, [&](lindex_t u) { return test_bit(front, u); });
+        if (lane == 0) {
+            if (q < e) offer(p, v, global_row(p, blk.inner[q]), fresh, cand);
+            ex += q < e ? q - b + 1 : e - b;  // entries a serial scan reads
         }
-        if (lane == 0) ex += read;
     }
     warp_add_counter(counters + kEntries, ex);
 }

@@ -62,4 +62,20 @@ __device__ __forceinline__ void warp_add_counter(std::uint64_t* counter, unsigne
     }
 }
 
+/// The first position q in [b, e) whose entry inner[q] satisfies `hit`, or e when none does,
+/// found by the calling warp: lane l reads b+l, b+l+32, ... (coalesced), and the first round
+/// with a hit ends the scan at its lowest hitting lane. Every lane of the warp must call it
+/// with the same b and e, and gets the same answer.
+template <class Hit>
+__device__ __forceinline__ offset_t warp_first_hit(const lindex_t* inner, offset_t b, offset_t e,
+                                                   Hit hit) {
+    const unsigned lane = threadIdx.x & 31;
+    for (offset_t base = b; base < e; base += 32) {
+        const offset_t q = base + lane;
+        const unsigned hits = __ballot_sync(0xffffffffu, q < e && hit(inner[q]));
+        if (hits != 0) return base + offset_t(__ffs(int(hits)) - 1);
+    }
+    return e;
+}
+
 }  // namespace gridblas::cuda::detail

@@ -118,14 +118,12 @@ __global__ void degree_bitmap_kernel(const offset_t* rowptr, const std::uint64_t
     warp_add_counter(sum, s);
 }
 
-/// One warp per vertex. Rows of the in-edge CSR are sorted, so the first in-neighbour one
-/// level up is the smallest one: the same tree as the CPU BFS's `min` parent mode. Lane l
-/// reads entries b+l, b+l+32, ... (coalesced); the first round with a hit ends the scan and
-/// its lowest hitting lane holds the first match. (A thread per vertex left each long row of
-/// a skewed graph to one thread scanning serially, and the whole launch waited for it.)
+/// One warp per vertex (warp_first_hit: a thread per vertex left each long row of a skewed
+/// graph to one thread scanning serially, and the whole launch waited for it). Rows of the
+/// in-edge CSR are sorted, so the first in-neighbour one level up is the smallest one: the
+/// same tree as the CPU BFS's `min` parent mode.
 __global__ void parents_kernel(const offset_t* in_ptr, const lindex_t* in_col, lindex_t n,
                                const std::int64_t* level, std::int64_t* parent, lindex_t source) {
-    const unsigned lane = threadIdx.x & 31;
     const std::uint64_t warps = thread_count() / 32;
     for (std::uint64_t v = thread_index() / 32; v < n; v += warps) {  // warp-uniform
         const std::int64_t lv = level[v];
@@ -133,24 +131,12 @@ __global__ void parents_kernel(const offset_t* in_ptr, const lindex_t* in_col, l
         if (v == source) {
             p = std::int64_t(v);
         } else if (lv > 0) {  // warp-uniform: every lane read the same level[v]
-            const offset_t b = in_ptr[v];
             const offset_t e = in_ptr[v + 1];
-            for (offset_t base = b; base < e; base += 32) {  // warp-uniform
-                const offset_t q = base + lane;
-                lindex_t u = 0;
-                bool hit = false;
-                if (q < e) {
-                    u = in_col[q];
-                    hit = level[u] == lv - 1;
-                }
-                const unsigned hits = __ballot_sync(0xffffffffu, hit);
-                if (hits != 0) {
-                    p = std::int64_t(__shfl_sync(0xffffffffu, u, __ffs(int(hits)) - 1));
-                    break;
-                }
-            }
+            const offset_t q = warp_first_hit(in_col, in_ptr[v], e,
+                                              [&](lindex_t u) { return level[u] == lv - 1; });
+            if (q < e) p = std::int64_t(in_col[q]);
         }
-        if (lane == 0) parent[v] = p;
+        if ((threadIdx.x & 31) == 0) parent[v] = p;
     }
 }
 

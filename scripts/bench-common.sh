@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Pieces shared by the benchmark scripts (bench-side-by-side.sh, bench-algorithms.sh,
+# bench-levels.sh). SOURCED from the repo root, after `set -euo pipefail`.
+
+# mpirun as root: Open MPI refuses unless told twice.
+bench_allow_root() {
+    if [[ $(id -u) -eq 0 ]]; then
+        export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    fi
+}
+
+# bench_build_gapbs SRC DEST LOG TARGET... : a fresh copy of the GapBS tree SRC at DEST, its
+# TARGETs built with make (output in LOG; its tail on stderr when the build fails).
+bench_build_gapbs() {
+    local src=$1 dest=$2 log=$3
+    shift 3
+    rm -rf "$dest"
+    cp -r "$src" "$dest"
+    make -C "$dest" -j2 "$@" > "$log" 2>&1 || { tail -n 20 "$log" >&2; return 1; }
+}
+
+# bench_kron_file KRON SCALE LOG : prints bench-results/graphs/kronSCALE.mtx, first writing it
+# with the gridblas-kron binary KRON (its report in LOG) when it is missing (the Kronecker graph of
+# `gridblas-bfs --scale SCALE`: edge factor 16, seed 1). Written under a temporary name and
+# moved, so an interrupted run leaves no partial file to be reused.
+bench_kron_file() {
+    local kron=$1 scale=$2 log=$3
+    local file="bench-results/graphs/kron$scale.mtx"
+    mkdir -p bench-results/graphs
+    if [[ ! -s $file ]]; then
+        "$kron" --scale "$scale" --output "$file.tmp" > "$log"
+        mv "$file.tmp" "$file"
+    fi
+    echo "$file"
+}

@@ -262,11 +262,18 @@ public:
     explicit DeviceBitmapVector(lindex_t n) { reset(n); }
     explicit DeviceBitmapVector(const BitmapVector<T>& host) { assign(host); }
 
-    /// Length n, no entries; allocates only when n exceeds the capacity.
+    /// Length n, no entries; allocates only when n exceeds the capacity. Values of absent
+    /// entries are unspecified, but never uninitialised memory: a new allocation is zeroed
+    /// once, so to_host() copies only initialised bytes.
     void reset(lindex_t n) {
         n_ = 0;
         words_.reserve(bitmap_words(n) * sizeof(std::uint64_t));
-        if constexpr (has_values) vals_.reserve(std::size_t(n) * sizeof(T));
+        if constexpr (has_values) {
+            const std::size_t bytes = std::size_t(n) * sizeof(T);
+            const bool grows = bytes > vals_.capacity();
+            vals_.reserve(bytes);
+            if (grows) vals_.zero(bytes);
+        }
         n_ = n;
         clear();
     }

@@ -67,7 +67,7 @@ Algorithm:
   --iterations K       pagerank iterations (default 100)
   --tolerance T        pagerank: stop once the L1 change is <= T (default 0: run all)
   --damping D          pagerank damping factor (default 0.85)
-  --presort P          tc: renumber by ascending degree first: auto | always | never
+  --presort P          tc: order the vertices by ascending degree: auto | always | never
                        (default auto: when the degrees are skewed)
   --method M           tc: local product kernel: auto | gustavson | hash | dot (default auto)
 Run:

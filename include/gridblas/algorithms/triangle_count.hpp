@@ -7,9 +7,12 @@
 /// linear algebra-based triangle counting with KokkosKernels" (HPEC 2017), as LAGraph writes
 /// it: with L and U the strictly lower and upper triangles of A, C⟨L⟩ = L ⊕.⊗ U over
 /// plus_pair counts, at each (i, j) with j < i, the k < j adjacent to both, so every triangle
-/// is counted once and the total is the sum of C. Before that the vertices may be renumbered
-/// by ascending degree (as LAGraph's presort and GapBS' tc do for skewed graphs), which bounds
-/// the rows of U by about sqrt(2m) and makes the product cheap on power-law graphs.
+/// is counted once and the total is the sum of C. The triangles may be taken in ascending
+/// (degree, id) order instead of id order (as LAGraph's presort and GapBS' tc do for skewed
+/// graphs), which bounds the rows of U by about sqrt(2m) and makes the product cheap on
+/// power-law graphs. On one rank the vertices are renumbered in that order (the local block
+/// is permuted directly); on several the order is applied by selecting L and U in the
+/// original ids, which gives the same product without moving any entry between ranks.
 ///
 /// Local clustering coefficient (networkx.clustering, Watts & Strogatz 1998): with
 /// C⟨A⟩ = A ⊕.⊗ A over plus_pair, t(i) = Σ_j C(i, j) / 2 triangles touch vertex i and
@@ -26,7 +29,7 @@
 
 namespace gridblas {
 
-/// Whether triangle_count() renumbers the vertices by ascending degree first.
+/// Whether triangle_count() orders the vertices by ascending degree first.
 enum class DegreeSort {
     automatic,  ///< when the degrees are skewed (mean degree above 1.3 x the median)
     always,
@@ -42,7 +45,7 @@ struct TriangleOptions {
 /// The result of triangle_count().
 struct TriangleResult {
     gindex_t triangles = 0;
-    bool presorted = false;        ///< the vertices were renumbered by degree
+    bool presorted = false;        ///< the vertices were ordered by degree
     double seconds = 0.0;          ///< wall time of the whole count (max over ranks)
     double seconds_product = 0.0;  ///< of which the masked product
     MxmStats product;              ///< what the masked product did on this rank

@@ -6,7 +6,7 @@
 # one program after the other:
 #   gridblas-graph ALGO --file F   1 rank x 2 threads and 2 ranks x 1 thread (1x2);
 #   GapBS          tc | cc | pr | bc | sssp -f F -s, 2 threads.
-# Workloads: tc (whole count, gridblas with its degree renumbering; GapBS with its own
+# Workloads: tc (whole count, gridblas with its degree ordering; GapBS with its own
 # relabelling heuristic), cc (gridblas subgraph sampling, GapBS Afforest), pagerank (20 iterations, no
 # early stop: gridblas --iterations 20 --tolerance 0, GapBS pr -i 20 -t 0), bc (4 sources:
 # gridblas --sources of 4 vertices, GapBS bc -i 4 with its own random sources), sssp (from

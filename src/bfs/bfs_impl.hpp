@@ -44,7 +44,9 @@ struct BfsSolver::Impl {
 
     /// Buffers of parent mode "after", kept between searches.
     struct AfterBuffers {
-        std::vector<std::uint8_t> mine, row, col;  ///< levels + 1 (0: unreached)
+        /// Levels + 1 (0: unreached) of this rank's piece and of its row block; of its piece
+        /// and column block the same, but 0 also where the search already set the parent.
+        std::vector<std::uint8_t> mine, row, mine_open, col;
         std::vector<int> counts;
         std::vector<gindex_t> cand;  ///< candidate parent of each stored column of by_col
         std::vector<detail::RoutedEntry<gindex_t>> send, recv;
@@ -61,14 +63,18 @@ struct BfsSolver::Impl {
     /// examined on this rank.
     std::uint64_t step(bool bottom_up);
     /// Records the vertices of `next` (level depth + 1), makes them the frontier, and returns
-    /// the sum of their out-degrees when `sum_degrees` (0 otherwise).
-    gindex_t record_level(gindex_t depth, BfsResult& r, bool sum_degrees);
-    /// Parent mode "after": parents from levels, once the search is over.
+    /// the sum of their out-degrees after a top-down level (0 after a bottom-up one).
+    gindex_t record_level(gindex_t depth, BfsResult& r, bool top_down);
+    /// Parent mode "after": the parents the search left unset (those of the vertices found by
+    /// bottom-up levels) from levels, once the search is over.
     void parents_from_levels(BfsResult& r);
-    /// Whether parents are recovered after the search. On a one-row grid (one rank
-    /// included) "after" searches as "min" instead: the parents it would recover are by
-    /// definition the ones min computes (the smallest-id neighbour one level up), and no
-    /// parent crosses the wire there, so recovering them would only add a pass.
+    /// Whether parents of bottom-up levels are recovered after the search. Top-down levels
+    /// keep computing min parents: the push finds them at no extra cost, while recovering
+    /// them afterwards would scan long in-edge lists for the few vertices one level up. On a
+    /// one-row grid (one rank included) "after" searches as "min" throughout: the parents it
+    /// would recover are by definition the ones min computes (the smallest-id neighbour one
+    /// level up), and no parent crosses the wire there, so recovering them would only add a
+    /// pass.
     bool recovers_parents_after() const {
         return opt.parents == ParentMode::after && grid.pr() > 1;
     }

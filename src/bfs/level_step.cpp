@@ -34,8 +34,10 @@ std::uint64_t BfsSolver::Impl::step(bool bottom_up) {
                                                    true, ws_ids, site);
         return ws_ids.last_entries;
     }
+    // "after" takes min parents on top-down levels and leaves the bottom-up ones to
+    // parents_from_levels(), so that its bottom-up levels stop at any parent.
     if (opt.parents == ParentMode::min ||
-        (opt.parents == ParentMode::after && !recovers_parents_after())) {
+        (opt.parents == ParentMode::after && (!recovers_parents_after() || !bottom_up))) {
         detail::spmv_dist<min_secondi<gindex_t>>(next, visited, no_accum, frontier, a, d, true, ws,
                                                  site);
     } else {
@@ -45,7 +47,7 @@ std::uint64_t BfsSolver::Impl::step(bool bottom_up) {
     return ws.last_entries;
 }
 
-gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r, bool sum_degrees) {
+gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r, bool top_down) {
     const SparseVector<gindex_t>& nx = next.sparse();
     const auto& ni = nx.indices();
     const gindex_t* parent_of = nx.values().data();
@@ -53,7 +55,8 @@ gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r, bool sum_de
     std::uint64_t* vis = visited.bitmap().words().data();
     gindex_t* level = r.level.data();
     gindex_t* parent = r.parent.data();
-    const bool keep_parent = !recovers_parents_after();
+    const bool keep_parent = top_down || !recovers_parents_after();
+    const bool sum_degrees = top_down;
     const gindex_t* deg = degree.data();
     // The new frontier is next's ids; its out-degree sum drives the next direction choice
     // (after a bottom-up level the rule asks for the frontier's size only).

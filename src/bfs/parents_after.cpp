@@ -1,8 +1,11 @@
 // Parent mode "after" (after Fu, Dasari, Berzins & Thompson, "Parallel breadth first search
-// on GPU clusters", IEEE BigData 2014): the search records levels only; afterwards each
-// vertex v at level L > 0 takes as parent its smallest-id in-neighbour at level L - 1. Each
-// rank reads its block's in-edges with the levels of its row and column blocks, and the
-// candidates go to the owners along the grid column, where the smallest wins.
+// on GPU clusters", IEEE BigData 2014): the bottom-up levels record levels only; afterwards
+// each vertex v they found, at level L, takes as parent its smallest-id in-neighbour at level
+// L - 1. (Top-down levels already set min parents: their push finds them for free, while a
+// vertex found top-down has few in-neighbours one level up, so a scan for one would read
+// most of its in-edges.) Each rank reads its block's in-edges with the levels of its row and
+// column blocks, and the candidates go to the owners along the grid column, where the
+// smallest wins.
 //
 // The levels travel and are read as one byte each (level + 1, 0 = unreached) when the search
 // is shallower than 255 levels — an eighth of the bytes, and a row block's levels that stay
@@ -32,7 +35,8 @@ void gather_levels(ProcessGrid& grid, const Distribution& dist, const std::vecto
 }
 
 /// cand[k] = the smallest row u of stored column position k whose level is the column's
-/// level - 1 (levels as stored: `none` = unreached), or -1. Reads each column's in-edges in
+/// level - 1 (levels as stored: `none` = unreached; in `lcol` also where no parent is
+/// wanted), or -1. Reads each column's in-edges in
 /// ascending row order and stops at the first match, in parallel over the columns.
 template <class L>
 void scan_candidates(const kernels::CompressedView<Pattern>& view, const L* lrow, const L* lcol,
@@ -44,7 +48,7 @@ void scan_candidates(const kernels::CompressedView<Pattern>& view, const L* lrow
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1024) if (threads > 1)
     for (std::size_t k = 0; k < cols; ++k) {
         const L lv = lcol[view.outer_id(k)];
-        if (lv == none || lv == L(none + 1)) continue;  // unreached, or the source (level 0)
+        if (lv == none || lv == L(none + 1)) continue;  // no parent wanted, or the source
         const L want = L(lv - 1);
         for (offset_t p = view.ptr[k]; p < view.ptr[k + 1]; ++p) {
             const lindex_t u = view.inner[p];
@@ -67,15 +71,23 @@ void BfsSolver::Impl::parents_from_levels(BfsResult& r) {
     const int my_row = grid.my_row();
     // Every rank knows the depth (the level loop's allreduces), so all take the same path.
     if (r.levels.size() < 255) {
-        b.mine.resize(r.level.size());
-        for (std::size_t i = 0; i < r.level.size(); ++i) b.mine[i] = std::uint8_t(r.level[i] + 1);
+        const std::size_t m = r.level.size();
+        b.mine.resize(m);
+        b.mine_open.resize(m);
+        for (std::size_t i = 0; i < m; ++i) {
+            b.mine[i] = std::uint8_t(r.level[i] + 1);
+            b.mine_open[i] = r.parent[i] < 0 ? b.mine[i] : std::uint8_t(0);
+        }
         gather_levels(grid, dist, b.mine, true, b.row, b.counts);
-        gather_levels(grid, dist, b.mine, false, b.col, b.counts);
+        gather_levels(grid, dist, b.mine_open, false, b.col, b.counts);
         scan_candidates<std::uint8_t>(view, b.row.data(), b.col.data(), 0, dist, my_row, b.cand);
     } else {
-        std::vector<gindex_t> level_row, level_col;
+        std::vector<gindex_t> level_row, level_col, open(r.level);
+        for (std::size_t i = 0; i < open.size(); ++i) {
+            if (r.parent[i] >= 0) open[i] = -1;
+        }
         detail::gather_block(grid, dist, r.level, true, level_row, -1);
-        detail::gather_block(grid, dist, r.level, false, level_col, -1);
+        detail::gather_block(grid, dist, open, false, level_col, -1);
         scan_candidates<gindex_t>(view, level_row.data(), level_col.data(), -1, dist, my_row,
                                   b.cand);
     }

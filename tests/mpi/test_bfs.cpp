@@ -97,8 +97,11 @@ std::vector<BfsOptions> all_modes() {
     std::vector<BfsOptions> m;
     for (auto d : {BfsDirection::automatic, BfsDirection::top_down, BfsDirection::bottom_up}) {
         for (auto p : {ParentMode::min, ParentMode::any, ParentMode::after}) {
-            // Subset: each direction once with each parent mode across the three.
-            if (!wide() && int(d) != int(p)) continue;
+            // Subset: each direction once with each parent mode across the three, and "after"
+            // with both directions in one search (min parents from the top-down levels, the
+            // bottom-up ones recovered afterwards).
+            const bool mixed_after = d == BfsDirection::automatic && p == ParentMode::after;
+            if (!wide() && int(d) != int(p) && !mixed_after) continue;
             BfsOptions o;
             o.direction = d;
             o.parents = p;

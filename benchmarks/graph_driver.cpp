@@ -64,6 +64,8 @@ Algorithm:
   --sources S1,S2,...  msbfs and bc source vertices, 0-based (default 0)
   --delta D            sssp bucket width (default: max weight / average degree)
   --no-parents         sssp: distances only (no parent pass; --output writes "vertex distance")
+  --weights T          sssp: weight and distance type, double (default) or float (half the
+                       bytes per edge; Graph500's kernel 3 specifies float weights)
   --iterations K       pagerank iterations (default 100)
   --tolerance T        pagerank: stop once the L1 change is <= T (default 0: run all)
   --damping D          pagerank damping factor (default 0.85)
@@ -154,7 +156,7 @@ int run(int argc_all, char** argv_all, int world_rank) {
     bench::Cli cli(argc, argv,
                    {"file", "scale", "edgefactor", "seed", "source", "sources", "delta",
                     "iterations", "tolerance", "damping", "presort", "method", "trials", "output",
-                    "json", "grid", "threads"},
+                    "json", "grid", "threads", "weights"},
                    {"directed", "weighted", "no-validate", "no-parents", "help"});
     if (cli.has("help")) {
         if (world_rank == 0) std::fputs(kHelp, stdout);
@@ -167,11 +169,17 @@ int run(int argc_all, char** argv_all, int world_rank) {
     if (from_file && (cli.has("edgefactor") || cli.has("weighted"))) {
         throw std::invalid_argument("--edgefactor and --weighted go with --scale, not --file");
     }
-    if (algo != "sssp" &&
-        (cli.has("source") || cli.has("delta") || cli.has("weighted") || cli.has("no-parents"))) {
+    if (algo != "sssp" && (cli.has("source") || cli.has("delta") || cli.has("weighted") ||
+                           cli.has("no-parents") || cli.has("weights"))) {
         throw std::invalid_argument(
-            "--source, --delta, --weighted and --no-parents apply to sssp only");
+            "--source, --delta, --weighted, --weights and --no-parents apply to sssp only");
     }
+    const std::string weights = cli.str("weights", "double");
+    if (weights != "double" && weights != "float") {
+        throw std::invalid_argument("option --weights: '" + weights +
+                                    "' is not a weight type (expected double or float)");
+    }
+    const bool float_weights = weights == "float";
     if (algo != "pagerank" &&
         (cli.has("iterations") || cli.has("tolerance") || cli.has("damping"))) {
         throw std::invalid_argument(
@@ -235,6 +243,7 @@ int run(int argc_all, char** argv_all, int world_rank) {
     const double t0 = MPI_Wtime();
     DistMatrix<Pattern> a;
     DistMatrix<double> aw;
+    DistMatrix<float> awf;  // --weights float: the weights rounded to float
     if (algo == "sssp") {
         if (from_file) {
             aw = read_weighted_graph_matrix_market(grid, path, go);
@@ -242,13 +251,17 @@ int run(int argc_all, char** argv_all, int world_rank) {
             aw = weighted_kronecker_graph(grid, kp, go);
             if (!cli.has("weighted")) aw = apply(aw, [](double) { return 1.0; });
         }
+        if (float_weights) {
+            awf = apply(aw, [](double w) { return float(w); });
+            aw = DistMatrix<double>();
+        }
     } else {
         a = from_file ? read_graph_matrix_market(grid, path, go) : kronecker_graph(grid, kp, go);
     }
     const double construction =
         grid->world().allreduce(MPI_Wtime() - t0, comm::ReduceOp::max, "construction");
-    const gindex_t n = algo == "sssp" ? aw.nrows() : a.nrows();
-    const gindex_t nnz = algo == "sssp" ? aw.nvals() : a.nvals();
+    const gindex_t n = algo != "sssp" ? a.nrows() : float_weights ? awf.nrows() : aw.nrows();
+    const gindex_t nnz = algo != "sssp" ? a.nvals() : float_weights ? awf.nvals() : aw.nvals();
     if (algo == "sssp" && source >= n) {
         throw IndexOutOfBounds("--source " + std::to_string(source) +
                                " is not a vertex (the graph has " + std::to_string(n) + ")");
@@ -298,7 +311,7 @@ int run(int argc_all, char** argv_all, int world_rank) {
             bcr = betweenness_centrality(a, sources, bo);
             return bcr.seconds;
         }
-        sp = sssp(aw, source, so);
+        sp = float_weights ? sssp(awf, source, so) : sssp(aw, source, so);
         return sp.seconds;
     };
     once();  // untimed warm-up
@@ -306,7 +319,7 @@ int run(int argc_all, char** argv_all, int world_rank) {
     for (int k = 0; k < trials; ++k) {
         times.push_back(once());
         if (algo == "sssp" && validate) {
-            const SsspValidation v = validate_sssp(aw, sp);
+            const SsspValidation v = float_weights ? validate_sssp(awf, sp) : validate_sssp(aw, sp);
             if (!v.ok()) {
                 ++failures;
                 if (root0) std::fprintf(stderr, "run %d: %s\n", k, v.summary().c_str());
@@ -351,9 +364,9 @@ int run(int argc_all, char** argv_all, int world_rank) {
             j << "\"source\":" << source << ",\"reached\":" << sp.reached
               << ",\"delta\":" << sp.delta << ",\"buckets\":" << sp.buckets
               << ",\"rounds\":" << sp.rounds << ",\"relaxed_edges\":" << sp.relaxed_edges
-              << ",\"parent_seconds\":" << sp.parent_seconds;
-            t << "source: " << source << "\nreached: " << sp.reached << "\ndelta: " << sp.delta
-              << "\nbuckets: " << sp.buckets << "\nrounds: " << sp.rounds
+              << ",\"parent_seconds\":" << sp.parent_seconds << ",\"weights\":\"" << weights << '"';
+            t << "weights: " << weights << "\nsource: " << source << "\nreached: " << sp.reached
+              << "\ndelta: " << sp.delta << "\nbuckets: " << sp.buckets << "\nrounds: " << sp.rounds
               << "\nrelaxed_edges: " << sp.relaxed_edges
               << "\nparent_seconds: " << sp.parent_seconds << '\n';
         }

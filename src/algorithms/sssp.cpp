@@ -16,6 +16,7 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "algorithms/algo_checks.hpp"
@@ -29,16 +30,17 @@ namespace gridblas {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+template <class W>
+constexpr W kInf = std::numeric_limits<W>::infinity();
 
 /// Checks the weights (one reduction) and returns {max weight, stored entries}.
-std::pair<double, gindex_t> check_weights(const DistMatrix<double>& a) {
+template <class W>
+std::pair<double, gindex_t> check_weights(const DistMatrix<W>& a) {
     // One pass over this rank's stored values (a loop the compiler vectorises, over the
     // threads): NaN fails both tests, +infinity the second.
-    const CompressedBlock<double>& b = a.by_row();
-    const ValueArray<double>& vals =
-        b.format() == LocalFormat::dcsc ? b.dcsc().num() : b.csr().vals();
-    const double* w = vals.data();
+    const CompressedBlock<W>& b = a.by_row();
+    const ValueArray<W>& vals = b.format() == LocalFormat::dcsc ? b.dcsc().num() : b.csr().vals();
+    const W* w = vals.data();
     const std::size_t count = vals.size();
     const int threads = kernels::detail::threads_for(kernels::ParallelPolicy{}, count);
     std::int64_t bad = 0;
@@ -46,8 +48,8 @@ std::pair<double, gindex_t> check_weights(const DistMatrix<double>& a) {
 #pragma omp parallel for num_threads(threads) reduction(+ : bad) reduction(max : maxw) \
     if (threads > 1)
     for (std::size_t k = 0; k < count; ++k) {
-        bad += (w[k] > 0.0 && w[k] < kInf) ? 0 : 1;
-        maxw = std::max(maxw, w[k]);
+        bad += (w[k] > W(0) && w[k] < kInf<W>) ? 0 : 1;
+        maxw = std::max(maxw, double(w[k]));
     }
     double local[2] = {double(bad), maxw};  // bad weights, largest weight
     comm::Communicator& world = a.grid()->world();
@@ -60,9 +62,10 @@ std::pair<double, gindex_t> check_weights(const DistMatrix<double>& a) {
     return {maxw_all, a.nvals()};
 }
 
-}  // namespace
-
-SsspResult sssp(const DistMatrix<double>& a, gindex_t source, const SsspOptions& o) {
+/// The search over weights and distances of type W (double or float); the distances are
+/// returned as doubles (exactly the W values).
+template <class W>
+SsspResult sssp_impl(const DistMatrix<W>& a, gindex_t source, const SsspOptions& o) {
     detail::check_graph_algorithm(a, "sssp");
     const gindex_t n = a.nrows();
     if (source < 0 || source >= n) {
@@ -97,24 +100,24 @@ SsspResult sssp(const DistMatrix<double>& a, gindex_t source, const SsspOptions&
     const DistVector<double> shape(grid, n);
     const gindex_t begin = shape.local_begin();
     const std::size_t m = shape.local_size();
-    std::vector<double> dist(m, kInf);
+    std::vector<W> dist(m, kInf<W>);
     std::vector<double> listed(m, -1.0);
     std::vector<std::uint64_t> bits((m + 63) / 64, 0);  // for ordering lists; zero between uses
     std::map<double, std::vector<lindex_t>> buckets;
     if (source >= begin && source < begin + gindex_t(m)) {
-        dist[std::size_t(source - begin)] = 0.0;
+        dist[std::size_t(source - begin)] = W(0);
         listed[std::size_t(source - begin)] = 0.0;
         buckets[0.0].push_back(lindex_t(source - begin));
     }
-    UpdateSpmvWorkspace<double, double> ws;
+    UpdateSpmvWorkspace<W, W> ws;
     std::vector<lindex_t> now, changed;  // the frontier's local vertices, ascending
-    std::vector<double> offers;          // their distances
+    std::vector<W> offers;               // their distances
     std::array<std::vector<lindex_t>*, 64> near;
     SsspResult r;
     std::uint64_t relaxed = 0;
     for (;;) {
         // The lowest bucket with a live entry, on this rank and then on all.
-        double mine = kInf;
+        double mine = kInf<double>;
         while (!buckets.empty()) {
             auto it = buckets.begin();
             std::vector<lindex_t>& list = it->second;
@@ -138,7 +141,7 @@ SsspResult sssp(const DistMatrix<double>& a, gindex_t source, const SsspOptions&
             buckets.erase(it);
         }
         const double cur = world.allreduce(mine, comm::ReduceOp::min, "sssp-bucket");
-        if (cur == kInf) break;
+        if (cur == kInf<double>) break;
         ++r.buckets;
         now.clear();
         if (mine == cur) {
@@ -162,8 +165,8 @@ SsspResult sssp(const DistMatrix<double>& a, gindex_t source, const SsspOptions&
             ++r.rounds;
             offers.resize(now.size());
             for (std::size_t e = 0; e < now.size(); ++e) offers[e] = dist[now[e]];
-            vxm_update<min_plus<double>>(std::span<double>(dist), std::span<const lindex_t>(now),
-                                         std::span<const double>(offers), a, ws, changed);
+            vxm_update<min_plus<W>>(std::span<W>(dist), std::span<const lindex_t>(now),
+                                    std::span<const W>(offers), a, ws, changed);
             relaxed += ws.last_entries;
             now.clear();
             for (const lindex_t k : changed) {
@@ -184,9 +187,9 @@ SsspResult sssp(const DistMatrix<double>& a, gindex_t source, const SsspOptions&
     std::vector<gindex_t> via;
     if (o.parents) {
         via.resize(m);
-        WitnessSpmvWorkspace<double, double> pws;
-        vxm_witness<min_plus<double>>(std::span<gindex_t>(via), std::span<const double>(dist),
-                                      std::span<const double>(dist), a, kInf, pws);
+        WitnessSpmvWorkspace<W, W> pws;
+        vxm_witness<min_plus<W>>(std::span<gindex_t>(via), std::span<const W>(dist),
+                                 std::span<const W>(dist), a, kInf<W>, pws);
     }
 
     r.dist = a.row_dist();
@@ -197,11 +200,15 @@ SsspResult sssp(const DistMatrix<double>& a, gindex_t source, const SsspOptions&
     if (o.parents) r.parent.assign(m, -1);
     gindex_t reached = 0;
     for (std::size_t k = 0; k < m; ++k) {
-        if (dist[k] == kInf) continue;
+        if (dist[k] == kInf<W>) continue;
         ++reached;
         if (o.parents) r.parent[k] = begin + gindex_t(k) == source ? source : via[k];
     }
-    r.distance = std::move(dist);
+    if constexpr (std::is_same_v<W, double>) {
+        r.distance = std::move(dist);
+    } else {
+        r.distance.assign(dist.begin(), dist.end());
+    }
     gindex_t counts[2] = {reached, gindex_t(relaxed)};
     world.allreduce(std::span<gindex_t>(counts, 2), comm::ReduceOp::sum, "sssp-end");
     r.reached = counts[0];
@@ -212,6 +219,16 @@ SsspResult sssp(const DistMatrix<double>& a, gindex_t source, const SsspOptions&
     r.seconds = times[0];
     r.parent_seconds = times[1];
     return r;
+}
+
+}  // namespace
+
+SsspResult sssp(const DistMatrix<double>& a, gindex_t source, const SsspOptions& options) {
+    return sssp_impl(a, source, options);
+}
+
+SsspResult sssp(const DistMatrix<float>& a, gindex_t source, const SsspOptions& options) {
+    return sssp_impl(a, source, options);
 }
 
 }  // namespace gridblas

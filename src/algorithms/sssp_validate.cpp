@@ -55,9 +55,10 @@ std::vector<T> gather_block(comm::Communicator& c, const std::vector<T>& piece, 
     return out;
 }
 
-}  // namespace
-
-SsspValidation validate_sssp(const DistMatrix<double>& a, const SsspResult& r) {
+/// The checks for weights of type W: d(u) + w is formed in W's arithmetic, as the search
+/// formed it (the distances of a float search are floats held in doubles).
+template <class W>
+SsspValidation validate_impl(const DistMatrix<W>& a, const SsspResult& r) {
     detail::check_graph_algorithm(a, "validate_sssp");
     ProcessGrid& grid = *a.grid();
     DistVector<Pattern> shape(a.grid(), a.nrows());
@@ -90,11 +91,11 @@ SsspValidation validate_sssp(const DistMatrix<double>& a, const SsspResult& r) {
     std::uint64_t local[4] = {0, 0, 0, 0};  // bad_source, inconsistent, bad_parent, relaxes
     std::vector<int> witness(dcol.size(), 0);
     const int gi = grid.my_row();
-    a.by_row().for_each([&](lindex_t row, lindex_t col, const double& w) {
+    a.by_row().for_each([&](lindex_t row, lindex_t col, const W& w) {
         const double du = drow[row];
         const double dv = dcol[col];
         if (du == kInf) return;
-        const double via = du + w;
+        const double via = double(W(W(du) + w));
         if (via < dv && !close(via, dv)) ++local[3];
         if ((!parents || pcol[col] == d.global_row(gi, row)) && close(via, dv)) witness[col] = 1;
     });
@@ -122,6 +123,16 @@ SsspValidation validate_sssp(const DistMatrix<double>& a, const SsspResult& r) {
     out.bad_parent = local[2];
     out.edge_relaxes = local[3];
     return out;
+}
+
+}  // namespace
+
+SsspValidation validate_sssp(const DistMatrix<double>& a, const SsspResult& r) {
+    return validate_impl(a, r);
+}
+
+SsspValidation validate_sssp(const DistMatrix<float>& a, const SsspResult& r) {
+    return validate_impl(a, r);
 }
 
 }  // namespace gridblas

@@ -97,6 +97,56 @@ TEST(Sssp, WeightedKroneckerEveryGrid) {
     }
 }
 
+// Float weights: integer weights in [1, 255] keep every sum exact in float, so the float
+// search must give Dijkstra's distances and parents exactly; its validator must accept the
+// result and catch a planted error; a weight that is not finite as a float is refused.
+TEST(Sssp, FloatWeightsEveryGrid) {
+    KroneckerParams kp;
+    kp.scale = 8;
+    kp.edgefactor = 8;
+    std::vector<gindex_t> s, d;
+    kronecker_edges(kp, 0, num_edges(kp), s, d);
+    test::WeightedEdges e;
+    e.n = num_vertices(kp);
+    const auto integer_weight = [](double w) { return 1.0 + std::floor(w * 255.0); };
+    for (std::size_t k = 0; k < s.size(); ++k) {
+        if (s[k] == d[k]) continue;
+        const double w = integer_weight(kronecker_edge_weight(kp.seed, k));
+        e.src.push_back(s[k]), e.dst.push_back(d[k]), e.w.push_back(w);
+        e.src.push_back(d[k]), e.dst.push_back(s[k]), e.w.push_back(w);
+    }
+    for (auto& grid : all_grids()) {
+        const auto ad = weighted_kronecker_graph(grid, kp);
+        const DistMatrix<float> a = apply(ad, [&](double w) { return float(integer_weight(w)); });
+        for (gindex_t src : {s[0], d[5]}) {
+            const std::string ctx = "source " + std::to_string(src) + " grid " +
+                                    std::to_string(grid->pr()) + "x" + std::to_string(grid->pc());
+            SsspResult r = sssp(a, src);
+            const auto dist = test::gather_piece(*grid, e.n, r.local_begin, r.distance);
+            const auto parent = test::gather_piece(*grid, e.n, r.local_begin, r.parent);
+            const auto [want_d, want_p] = test::serial_dijkstra(e, src);
+            ASSERT_EQ(dist, want_d) << ctx;
+            ASSERT_EQ(parent, want_p) << ctx;
+            EXPECT_TRUE(validate_sssp(a, r).ok()) << ctx;
+            // One reached vertex other than the source claims a distance one too small: its
+            // parent edge no longer gives it, on whichever rank owns it.
+            std::size_t planted = 0;
+            for (std::size_t k = 0; k < r.distance.size() && planted == 0; ++k) {
+                if (r.distance[k] != kInf && r.local_begin + gindex_t(k) != src) {
+                    r.distance[k] -= 1.0;
+                    planted = 1;
+                }
+            }
+            const gindex_t any =
+                grid->world().allreduce(gindex_t(planted), comm::ReduceOp::sum, "test");
+            ASSERT_GT(any, 0) << ctx;
+            EXPECT_FALSE(validate_sssp(a, r).ok()) << ctx;
+        }
+        const DistMatrix<float> huge = apply(ad, [](double) { return float(1e39); });  // inf
+        EXPECT_THROW(sssp(huge, 0), InvalidValue);
+    }
+}
+
 TEST(Sssp, ValidatorCatchesPlantedErrors) {
     const auto e = test::load_edges(kData + "/ldbc-undirected-example.mtx", false);
     for (auto& grid : all_grids()) {

@@ -69,6 +69,13 @@ struct SsspResult {
 ///         any communication except the weight check (one reduction).
 SsspResult sssp(const DistMatrix<double>& a, gindex_t source, const SsspOptions& options = {});
 
+/// The same over single-precision weights (Graph500's kernel 3 draws its weights as floats):
+/// distances are summed in float, as GapBS sums its integer weights in 32 bits, so each
+/// relaxation reads a 4-byte weight and updates a 4-byte distance instead of 8 and 8. The
+/// result holds them as doubles (exactly the float values); sums are exact while they stay
+/// below 2^24 for integer weights.
+SsspResult sssp(const DistMatrix<float>& a, gindex_t source, const SsspOptions& options = {});
+
 /// Counts of violated rules found by validate_sssp(), over all ranks.
 struct SsspValidation {
     std::uint64_t bad_source = 0;    ///< source not at distance 0 as its own parent
@@ -90,5 +97,8 @@ struct SsspValidation {
 /// @throws InvalidValue (has_parents differs between ranks), DimensionMismatch (a result
 ///         that does not match the graph's vertex distribution), on every rank
 SsspValidation validate_sssp(const DistMatrix<double>& a, const SsspResult& result);
+
+/// Same, for a result of the float sssp(): d(u) + w is formed in float, as the search did.
+SsspValidation validate_sssp(const DistMatrix<float>& a, const SsspResult& result);
 
 }  // namespace gridblas

@@ -75,25 +75,44 @@ TEST(Sssp, WeightedFilesEveryGrid) {
     }
 }
 
-TEST(Sssp, WeightedKroneckerEveryGrid) {
-    KroneckerParams kp;
-    kp.scale = 8;
-    kp.edgefactor = 8;
+namespace {
+
+/// The weighted Kronecker graph of weighted_kronecker_graph(kp) as a serial edge list (both
+/// directions, self-loops dropped), each weight passed through `f`; two of its vertices in
+/// `sources`.
+template <class F>
+test::WeightedEdges kronecker_weighted_edges(const KroneckerParams& kp, F f,
+                                             std::vector<gindex_t>& sources) {
     std::vector<gindex_t> s, d;
     kronecker_edges(kp, 0, num_edges(kp), s, d);
     test::WeightedEdges e;
     e.n = num_vertices(kp);
     for (std::size_t k = 0; k < s.size(); ++k) {
         if (s[k] == d[k]) continue;
-        const double w = kronecker_edge_weight(kp.seed, k);
-        ASSERT_GT(w, 0.0);
-        ASSERT_LT(w, 1.0);
+        const double w = f(kronecker_edge_weight(kp.seed, k));
         e.src.push_back(s[k]), e.dst.push_back(d[k]), e.w.push_back(w);
         e.src.push_back(d[k]), e.dst.push_back(s[k]), e.w.push_back(w);
     }
+    sources = {s[0], d[5]};
+    return e;
+}
+
+}  // namespace
+
+TEST(Sssp, WeightedKroneckerEveryGrid) {
+    KroneckerParams kp;
+    kp.scale = 8;
+    kp.edgefactor = 8;
+    std::vector<gindex_t> sources;
+    const test::WeightedEdges e = kronecker_weighted_edges(
+        kp, [](double w) { return w; }, sources);
+    for (const double w : e.w) {
+        ASSERT_GT(w, 0.0);
+        ASSERT_LT(w, 1.0);
+    }
     for (auto& grid : all_grids()) {
         auto a = weighted_kronecker_graph(grid, kp);
-        for (gindex_t src : {s[0], d[5]}) check(*grid, a, e, src, 0.0, "kronecker 8");
+        for (gindex_t src : sources) check(*grid, a, e, src, 0.0, "kronecker 8");
     }
 }
 
@@ -104,21 +123,13 @@ TEST(Sssp, FloatWeightsEveryGrid) {
     KroneckerParams kp;
     kp.scale = 8;
     kp.edgefactor = 8;
-    std::vector<gindex_t> s, d;
-    kronecker_edges(kp, 0, num_edges(kp), s, d);
-    test::WeightedEdges e;
-    e.n = num_vertices(kp);
     const auto integer_weight = [](double w) { return 1.0 + std::floor(w * 255.0); };
-    for (std::size_t k = 0; k < s.size(); ++k) {
-        if (s[k] == d[k]) continue;
-        const double w = integer_weight(kronecker_edge_weight(kp.seed, k));
-        e.src.push_back(s[k]), e.dst.push_back(d[k]), e.w.push_back(w);
-        e.src.push_back(d[k]), e.dst.push_back(s[k]), e.w.push_back(w);
-    }
+    std::vector<gindex_t> sources;
+    const test::WeightedEdges e = kronecker_weighted_edges(kp, integer_weight, sources);
     for (auto& grid : all_grids()) {
         const auto ad = weighted_kronecker_graph(grid, kp);
         const DistMatrix<float> a = apply(ad, [&](double w) { return float(integer_weight(w)); });
-        for (gindex_t src : {s[0], d[5]}) {
+        for (gindex_t src : sources) {
             const std::string ctx = "source " + std::to_string(src) + " grid " +
                                     std::to_string(grid->pr()) + "x" + std::to_string(grid->pc());
             SsspResult r = sssp(a, src);

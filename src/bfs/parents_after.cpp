@@ -45,10 +45,17 @@ void scan_candidates(const kernels::CompressedView<Pattern>& view, const L* lrow
     cand.assign(cols, -1);
     gindex_t* out = cand.data();
     const int threads = cols >= (std::size_t(1) << 14) ? omp_get_max_threads() : 1;
+    // Few columns want a parent and their in-edges sit at random places in a large array:
+    // the first in-edge of the column `ahead` positions on is prefetched when it wants one.
+    constexpr std::size_t ahead = 16;
+    const auto wanted = [none](L lv) { return lv != none && lv != L(none + 1); };  // not the source
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1024) if (threads > 1)
     for (std::size_t k = 0; k < cols; ++k) {
+        if (k + ahead < cols && wanted(lcol[view.outer_id(k + ahead)])) {
+            __builtin_prefetch(view.inner + view.ptr[k + ahead]);
+        }
         const L lv = lcol[view.outer_id(k)];
-        if (lv == none || lv == L(none + 1)) continue;  // no parent wanted, or the source
+        if (!wanted(lv)) continue;
         const L want = L(lv - 1);
         for (offset_t p = view.ptr[k]; p < view.ptr[k + 1]; ++p) {
             const lindex_t u = view.inner[p];

@@ -18,10 +18,11 @@
 ///    unexplored edges / alpha, back top-down when the frontier falls below n / beta and
 ///    shrinks (one allreduce of three scalars per level).
 ///  - Parents: `min` (deterministic: the smallest-id neighbour in the previous level, the same
-///    on every grid and backend), `any` (first found, faster bottom-up), `after` (levels only
-///    during the search; parents recovered from levels afterwards, as Fu et al. 2014; the
-///    parents are those of `min`. On a grid of one row, one rank included, no parent is sent
-///    during a `min` search, so `after` runs as `min` there).
+///    on every grid and backend), `any` (first found, faster bottom-up), `after` (top-down
+///    levels take `min` parents; bottom-up levels record levels only, stopping at any
+///    parent, and their vertices' parents are recovered from levels afterwards, as Fu et al.
+///    2014; the parents are those of `min`. On a grid of one row, one rank included, no
+///    parent is sent during a `min` search, so `after` runs as `min` there).
 ///  - On a grid whose exec_backend() is cuda (set before the solver is built) each rank's
 ///    local work runs on its GPU: top-down levels through vxm's device path, bottom-up
 ///    sub-steps through a device scan of the piece's in-edges; the exchanges stay on the

@@ -5,7 +5,10 @@
 # 1), written once as a Matrix Market file by gridblas-kron. For each algorithm and round,
 # one program after the other:
 #   gridblas-graph ALGO --file F   1 rank x 2 threads and 2 ranks x 1 thread (1x2);
-#   GapBS          tc | cc | pr | bc | sssp -f F -s, 2 threads.
+#   GapBS          tc | cc | pr | bc | sssp -f F -s, 2 threads;
+#   SuiteSparse:GraphBLAS (pagerank only, when gridblas-baseline-graphblas-pagerank was built:
+#                  the same method written with GraphBLAS calls, as LAGraph has no Debian
+#                  package; on the generated graph the file holds), 2 threads.
 # Workloads: tc (whole count, gridblas with its degree ordering; GapBS with its own
 # relabelling heuristic), cc (gridblas subgraph sampling, GapBS Afforest), pagerank (20 iterations, no
 # early stop: gridblas --iterations 20 --tolerance 0, GapBS pr -i 20 -t 0), bc (4 sources:
@@ -39,7 +42,7 @@ while [[ $# -gt 0 ]]; do
         --gapbs) gapbs_src="$2"; shift 2 ;;
         --build-dir) build="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
-        -h|--help) sed -n '2,21p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench-algorithms.sh: unknown option $1 (see --help)" >&2; exit 1 ;;
     esac
 done
@@ -100,6 +103,15 @@ for round in $(seq 1 "$rounds"); do
             t=$(awk '/^mean_time:/ {print $2}' "$log")
             printf '%s\tgridblas\t%sr x %st\t%s\t%s\n' "$algo" "$np" "$threads" "$round" "$t" >> "$rows"
         done
+        ss_pr="$build/benchmarks/gridblas-baseline-graphblas-pagerank"
+        if [[ $algo == pagerank && -x $ss_pr ]]; then
+            # SuiteSparse on the generated graph the file holds (same generator and seed).
+            log="$out/logs/suitesparse-$algo-r$round.log"
+            OMP_NUM_THREADS=2 "$ss_pr" --scale "$scale" --iterations 20 --trials "$trials" \
+                --threads 2 > "$log" 2>&1
+            t=$(awk '/^mean_time:/ {print $2}' "$log")
+            printf '%s\tsuitesparse\t2t\t%s\t%s\n' "$algo" "$round" "$t" >> "$rows"
+        fi
         if [[ -n "$gapbs" ]]; then
             case "$algo" in
                 tc) g=(tc) ;; cc) g=(cc) ;; pagerank) g=(pr -i 20 -t 0) ;; bc) g=(bc -i 4) ;;

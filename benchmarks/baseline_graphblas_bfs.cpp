@@ -226,10 +226,7 @@ int run(int argc, char** argv) {
         std::fputs(kHelp, stdout);
         return 0;
     }
-    gridblas::KroneckerParams kp;
-    kp.scale = int(cli.integer("scale", 16, 1, 40));
-    kp.edgefactor = int(cli.integer("edgefactor", 16, 1, 1024));
-    kp.seed = std::uint64_t(cli.integer("seed", 1, 0, std::int64_t(1) << 62));
+    const gridblas::KroneckerParams kp = gridblas::bench::kronecker_options(cli);
     const int nroots = int(cli.integer("roots", 64, 1, 1 << 20));
     const int nverify = int(cli.integer("verify", 4, 0, 1 << 20));
     PushPullOptions o;
@@ -242,12 +239,7 @@ int run(int argc, char** argv) {
     o.beta1 = cli.real("beta1", o.beta1);
     o.beta2 = cli.real("beta2", o.beta2);
 
-    CHECK_GRB(GrB_init(GrB_NONBLOCKING));
-    if (cli.has("threads")) {
-        const int t = int(cli.integer("threads", 1, 1, 4096));
-        omp_set_num_threads(t);
-        CHECK_GRB(GxB_Global_Option_set(GxB_GLOBAL_NTHREADS, t));
-    }
+    gridblas::bench::start_graphblas(cli);
     int threads = 0;
     CHECK_GRB(GxB_Global_Option_get(GxB_GLOBAL_NTHREADS, &threads));
 

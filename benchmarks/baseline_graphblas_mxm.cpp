@@ -69,10 +69,7 @@ int run(int argc, char** argv) {
         std::fputs(kHelp, stdout);
         return 0;
     }
-    gridblas::KroneckerParams kp;
-    kp.scale = int(cli.integer("scale", 16, 1, 40));
-    kp.edgefactor = int(cli.integer("edgefactor", 16, 1, 1024));
-    kp.seed = std::uint64_t(cli.integer("seed", 1, 0, std::int64_t(1) << 62));
+    const gridblas::KroneckerParams kp = gridblas::bench::kronecker_options(cli);
     const int trials = int(cli.integer("trials", 3, 1, 1 << 20));
     const gridblas::DegreeSort presort =
         gridblas::bench::parse_degree_sort(cli.str("presort", "auto"));
@@ -86,12 +83,7 @@ int run(int argc, char** argv) {
             products.push_back(p);
         }
     }
-    CHECK_GRB(GrB_init(GrB_NONBLOCKING));
-    if (cli.has("threads")) {
-        const int t = int(cli.integer("threads", 1, 1, 4096));
-        omp_set_num_threads(t);
-        CHECK_GRB(GxB_Global_Option_set(GxB_GLOBAL_NTHREADS, t));
-    }
+    gridblas::bench::start_graphblas(cli);
     double gen_s = 0, build_s = 0;
     Graph g = build_graph(kp, gen_s, build_s);
     std::printf("graph: kronecker scale %d edgefactor %d, %llu vertices, %llu stored entries\n",

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/cli.hpp"
 #include "gridblas/matrix/generators.hpp"
 
 /// Throws std::runtime_error naming the call when a GraphBLAS call fails.
@@ -30,6 +31,26 @@ inline void check(GrB_Info info, const char* call) {
 }
 
 inline double now() { return omp_get_wtime(); }
+
+/// The Kronecker graph the options name, as every baseline reads them: --scale (default 16),
+/// --edgefactor (16) and --seed (1).
+inline gridblas::KroneckerParams kronecker_options(const Cli& cli) {
+    gridblas::KroneckerParams kp;
+    kp.scale = int(cli.integer("scale", 16, 1, 40));
+    kp.edgefactor = int(cli.integer("edgefactor", 16, 1, 1024));
+    kp.seed = std::uint64_t(cli.integer("seed", 1, 0, std::int64_t(1) << 62));
+    return kp;
+}
+
+/// GrB_init, then --threads T, when given, for GraphBLAS and OpenMP alike.
+inline void start_graphblas(const Cli& cli) {
+    check(GrB_init(GrB_NONBLOCKING), "GrB_init");
+    if (cli.has("threads")) {
+        const int t = int(cli.integer("threads", 1, 1, 4096));
+        omp_set_num_threads(t);
+        check(GxB_Global_Option_set(GxB_GLOBAL_NTHREADS, t), "GxB_Global_Option_set");
+    }
+}
 
 /// The graph as GraphBLAS sees it, plus its degrees on the host.
 struct Graph {

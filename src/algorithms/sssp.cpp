@@ -1,25 +1,25 @@
 // Single-source shortest paths by delta-stepping (Meyer & Sanders, J. Algorithms 2003) on
 // gridblas' operations, with the work of each round proportional to its frontier as in
 // GapBS's sssp.cc (Beamer et al., "The GAP Benchmark Suite", 2015): the distances live in a
-// dense array over each rank's piece and the buckets are lists of local vertices (stale
-// entries dropped when a bucket comes up); a round relaxes every out-edge of the frontier
-// with one vxm_update over (min, +) (a push accumulated straight into the piece's distance
-// array; Sridhar et al., GrAPL 2019, give the linear-algebra form) and looks only at the
-// distances it changed. The parents come from one scan of the edges at the end that stops
-// at each vertex's first in-neighbour attaining its distance (vxm_witness). See sssp.hpp.
+// dense array over each rank's piece and the buckets are lists of local vertices in a ring
+// indexed by bucket number (sssp_buckets.hpp; stale entries dropped when a bucket comes
+// up); a round relaxes every out-edge of the frontier with one vxm_update over (min, +) (a
+// push accumulated straight into the piece's distance array; Sridhar et al., GrAPL 2019,
+// give the linear-algebra form) and looks only at the distances it changed. The parents
+// come from one scan of the edges at the end that stops at each vertex's first in-neighbour
+// attaining its distance (vxm_witness). See sssp.hpp.
 
 #include "gridblas/algorithms/sssp.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <limits>
-#include <map>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "algorithms/algo_checks.hpp"
+#include "algorithms/sssp_buckets.hpp"
 #include "gridblas/kernels/cpu/parallel.hpp"
 #include "gridblas/kernels/cpu/spmspv_update.hpp"
 #include "gridblas/ops/spmv_update.hpp"
@@ -103,61 +103,40 @@ SsspResult sssp_impl(const DistMatrix<W>& a, gindex_t source, const SsspOptions&
     std::vector<W> dist(m, kInf<W>);
     std::vector<double> listed(m, -1.0);
     std::vector<std::uint64_t> bits((m + 63) / 64, 0);  // for ordering lists; zero between uses
-    std::map<double, std::vector<lindex_t>> buckets;
+    // Improvements land at most max weight / delta (+ 2 for the rounding of the two
+    // floors) buckets above the one being processed.
+    detail::SsspBuckets buckets(maxw * inverse + 2.0);
     if (source >= begin && source < begin + gindex_t(m)) {
         dist[std::size_t(source - begin)] = W(0);
         listed[std::size_t(source - begin)] = 0.0;
-        buckets[0.0].push_back(lindex_t(source - begin));
+        buckets.push(0.0, lindex_t(source - begin));
     }
     UpdateSpmvWorkspace<W, W> ws;
     std::vector<lindex_t> now, changed;  // the frontier's local vertices, ascending
     std::vector<W> offers;               // their distances
-    std::array<std::vector<lindex_t>*, 64> near;
     SsspResult r;
     std::uint64_t relaxed = 0;
     for (;;) {
-        // The lowest bucket with a live entry, on this rank and then on all.
-        double mine = kInf<double>;
-        while (!buckets.empty()) {
-            auto it = buckets.begin();
-            std::vector<lindex_t>& list = it->second;
-            const double key = it->first;
-            // Drop the stale entries; the distances sit at random places, so the one a few
-            // entries ahead is prefetched.
-            std::size_t kept = 0;
-            for (std::size_t e = 0; e < list.size(); ++e) {
+        // The lowest bucket with a live entry, on this rank and then on all. An entry is
+        // stale when its vertex has since moved to a lower bucket; the distances sit at
+        // random places, so the one a few entries ahead is prefetched.
+        const double mine =
+            buckets.lowest([&](const std::vector<lindex_t>& list, std::size_t e, double key) {
                 if (e + 16 < list.size()) __builtin_prefetch(dist.data() + list[e + 16]);
-                if (bucket_of(dist[list[e]]) == key) list[kept++] = list[e];
-            }
-            list.resize(kept);
-            if (!list.empty()) {
-                // Ascending, as vxm_update takes it: a sort, or a scan of the bits when the
-                // list is long.
-                for (const lindex_t k : list) bits[k >> 6] |= std::uint64_t(1) << (k & 63);
-                kernels::detail::order_changed(list, bits.data(), 0, bits.size());
-                mine = key;
-                break;
-            }
-            buckets.erase(it);
-        }
+                return bucket_of(dist[list[e]]) == key;
+            });
         const double cur = world.allreduce(mine, comm::ReduceOp::min, "sssp-bucket");
         if (cur == kInf<double>) break;
         ++r.buckets;
+        buckets.advance(cur);
         now.clear();
         if (mine == cur) {
-            now.swap(buckets.begin()->second);
-            buckets.erase(buckets.begin());
+            buckets.take(cur, now);
+            // Ascending, as vxm_update takes it: a sort, or a scan of the bits when the
+            // list is long.
+            for (const lindex_t k : now) bits[k >> 6] |= std::uint64_t(1) << (k & 63);
+            kernels::detail::order_changed(now, bits.data(), 0, bits.size());
         }
-        // The lists of the next buckets, found once: improvements land within max weight / Δ
-        // buckets of this one, so a map lookup per improved vertex would be the most of it.
-        near.fill(nullptr);
-        const auto list_of = [&](double b) -> std::vector<lindex_t>& {
-            const double o = b - cur;
-            if (o >= double(near.size())) return buckets[b];
-            std::vector<lindex_t>*& p = near[std::size_t(o)];
-            if (p == nullptr) p = &buckets[b];
-            return *p;
-        };
         // Rounds: relax every out-edge of the frontier into the distances; the vertices
         // improved into this bucket are the next round's frontier, the others wait in their
         // buckets.
@@ -175,7 +154,7 @@ SsspResult sssp_impl(const DistMatrix<W>& a, gindex_t source, const SsspOptions&
                     now.push_back(k);
                 } else if (listed[k] != b) {
                     listed[k] = b;
-                    list_of(b).push_back(k);
+                    buckets.push(b, k);
                 }
             }
         }

@@ -8,36 +8,51 @@
 /// range to clear and no output vector to build.
 ///
 /// With several threads (arithmetic values that have lock-free atomics, e.g. double), the
-/// input's entries are dealt to threads dynamically and each product is combined into w[j]
-/// by a compare-and-swap loop that stops as soon as the product changes nothing (for a min
-/// semiring most do, after one load), as GapBS does; an output's first changer lists it
-/// (atomic bit). With an idempotent add (min, max, or, and) the result does not depend on the
-/// thread count or timing; with plus on floating point it may differ in the last bits between
-/// runs. Other value types run on one thread, in input order.
+/// input's products are split evenly over the threads (a long column may be shared by two),
+/// and each thread lists the outputs it changed in its own bits. How a product is combined
+/// into w[j] depends on the add:
+///  - a semilattice join (min, max, or: semiring_add_is_idempotent) is stored with a plain
+///    (relaxed atomic) load and store, skipped when it changes nothing (for a min semiring
+///    most products do, after one load). Two threads storing into one output at once may
+///    overwrite the smaller value with the larger, so each thread also records its stores,
+///    and after the push adds each one back (compare-and-swap) where the output no longer
+///    holds it: the result is the join of all the products, as if applied in any order.
+///    A locked read-modify-write on every change would cost more: its cache line is shared
+///    with the other cores that read the same outputs, and the lock waits for it.
+///  - any other add goes through a compare-and-swap loop (plus on floating point may then
+///    differ in the last bits between runs).
+/// Other value types run on one thread, in input order.
 
 #include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "gridblas/core/error.hpp"
 #include "gridblas/kernels/cpu/parallel.hpp"
 #include "gridblas/kernels/cpu/view.hpp"
+#include "gridblas/semirings/semiring.hpp"
 
 namespace gridblas::kernels {
 
 /// Reused buffers of spmspv_update(): the changed outputs as bits (all zero between calls)
 /// and per-thread lists.
 struct UpdateWorkspace {
-    ParallelPolicy policy;                  ///< threading knobs
-    std::vector<std::uint64_t> bits;        ///< outputs already listed in this call
-    std::vector<std::vector<lindex_t>> by;  ///< changed outputs, per thread
-    std::vector<std::size_t> pos;           ///< each input entry's outer position (or npos)
+    ParallelPolicy policy;                        ///< threading knobs
+    std::vector<std::uint64_t> bits;              ///< outputs already listed in this call
+    std::vector<std::vector<std::uint64_t>> own;  ///< each thread's listed outputs (zero)
+    std::vector<std::vector<lindex_t>> by;        ///< changed outputs, per thread
+    /// Each thread's stores of one call: (output, value's bytes), for the repair pass.
+    std::vector<std::vector<std::pair<lindex_t, std::uint64_t>>> stores;
+    std::vector<std::size_t> pos;     ///< each input entry's outer position (or npos)
+    std::vector<std::uint64_t> ends;  ///< products of the input's first e entries
 };
 
 namespace detail {
@@ -63,7 +78,22 @@ inline void order_changed(std::vector<lindex_t>& list, std::uint64_t* bits, std:
     for (lindex_t j : list) bits[j >> 6] = 0;
 }
 
-/// Whether products of type Y are combined into w by atomic compare-and-swap.
+/// The bytes of an arithmetic value of at most 8 bytes, and back.
+template <class Y>
+std::uint64_t to_bytes(Y v) {
+    static_assert(sizeof(Y) <= sizeof(std::uint64_t));
+    std::uint64_t r = 0;
+    std::memcpy(&r, &v, sizeof(Y));
+    return r;
+}
+template <class Y>
+Y from_bytes(std::uint64_t r) {
+    Y v;
+    std::memcpy(&v, &r, sizeof(Y));
+    return v;
+}
+
+/// Whether products of type Y are combined into w by atomic operations.
 template <class Y>
 constexpr bool atomic_update() {
     if constexpr (std::is_arithmetic_v<Y>) {
@@ -94,37 +124,46 @@ std::uint64_t spmspv_update(const CompressedView<A>& a, std::span<const lindex_t
                                 std::to_string(in_vals.size()) + " values");
     }
     changed.clear();
+    constexpr bool atomic = detail::atomic_update<Y>();
     // Each entry's column, found once (a lookup in a doubly compressed block costs a cache
-    // miss or two, so a long input spreads them over the threads), and the work they hold.
-    std::uint64_t flops = 0;
-    ws.pos.resize(in_ids.size());
-    const int find_threads =
-        detail::atomic_update<Y>() ? detail::threads_for(ws.policy, in_ids.size() * 16) : 1;
-#pragma omp parallel for num_threads(find_threads) reduction(+ : flops) if (find_threads > 1)
-    for (std::size_t e = 0; e < in_ids.size(); ++e) {
+    // miss or two, so a long input spreads them over the threads), and the work it holds,
+    // summed into ends[e + 1] = the products of entries 0..e.
+    const std::size_t count = in_ids.size();
+    ws.pos.resize(count);
+    ws.ends.resize(count + 1);
+    std::size_t* pos = ws.pos.data();
+    std::uint64_t* ends = ws.ends.data();
+    ends[0] = 0;
+    const int find_threads = atomic ? detail::threads_for(ws.policy, count * 16) : 1;
+#pragma omp parallel for num_threads(find_threads) if (find_threads > 1)
+    for (std::size_t e = 0; e < count; ++e) {
         const std::size_t k = a.find_outer(in_ids[e]);
-        ws.pos[e] = k;
-        if (k != npos) flops += std::uint64_t(a.ptr[k + 1] - a.ptr[k]);
+        pos[e] = k;
+        ends[e + 1] = k != npos ? std::uint64_t(a.ptr[k + 1] - a.ptr[k]) : 0;
     }
+    for (std::size_t e = 0; e < count; ++e) ends[e + 1] += ends[e];
+    const std::uint64_t flops = ends[count];
     const std::size_t n = std::min<std::size_t>(a.n_inner, w.size());
     const std::size_t nwords = (n + 63) / 64;
     if (ws.bits.size() < nwords) ws.bits.assign(nwords, 0);
-    constexpr bool atomic = detail::atomic_update<Y>();
     const int threads = atomic ? detail::threads_for(ws.policy, flops) : 1;
     if (ws.by.size() < std::size_t(threads)) ws.by.resize(std::size_t(threads));
+    if (ws.own.size() < std::size_t(threads)) ws.own.resize(std::size_t(threads));
     const detail::ValueReader<A> av(a.vals);
     std::uint64_t* bits = ws.bits.data();
-    const std::size_t* pos = ws.pos.data();
     const offset_t* ptr = a.ptr;
     const lindex_t* inner = a.inner;
     const Y* wv = w.data();
-    // Applies the products of input entry e; `apply(j, v)` returns whether w[j] changed. The
-    // entries' columns sit at random places and so do their outputs: the column a few
-    // entries ahead and the outputs a few products ahead are prefetched.
+    // Applies the products of input entry e's matrix entries [from, to) (offsets into its
+    // column); `apply(j, v)` returns whether w[j] changed, and a changed output not yet in
+    // `listed` joins it and `list`. The entries' columns sit at random places and so do
+    // their outputs: the column a few entries ahead and the outputs a few products ahead are
+    // prefetched.
     constexpr std::size_t entries_ahead = 4;
     constexpr offset_t products_ahead = 8;
-    const auto push_entry = [&](std::size_t e, std::vector<lindex_t>& list, auto&& apply) {
-        if (e + entries_ahead < in_ids.size()) {
+    const auto push = [&](std::size_t e, std::uint64_t from, std::uint64_t to,
+                          std::vector<lindex_t>& list, std::uint64_t* listed, auto&& apply) {
+        if (e + entries_ahead < count) {
             const std::size_t ka = pos[e + entries_ahead];
             if (ka != npos) {
                 __builtin_prefetch(inner + ptr[ka]);
@@ -136,8 +175,8 @@ std::uint64_t spmspv_update(const CompressedView<A>& a, std::span<const lindex_t
         const std::size_t k = pos[e];
         if (k == npos) return;
         const X x = in_vals[e];
-        const offset_t end = ptr[k + 1];
-        for (offset_t p = ptr[k]; p < end; ++p) {
+        const offset_t end = ptr[k] + offset_t(to);
+        for (offset_t p = ptr[k] + offset_t(from); p < end; ++p) {
             if (p + products_ahead < end) {
                 const lindex_t ja = inner[p + products_ahead];
                 if (ja < n) __builtin_prefetch(wv + ja);
@@ -145,22 +184,14 @@ std::uint64_t spmspv_update(const CompressedView<A>& a, std::span<const lindex_t
             const lindex_t j = inner[p];
             if (j >= n || !apply(j, S::mul(av(p), x))) continue;
             const std::uint64_t m = std::uint64_t(1) << (j & 63);
-            if (threads == 1) {
-                if (bits[j >> 6] & m) continue;
-                bits[j >> 6] |= m;
-            } else {
-                // A vertex improved again is listed already: a load spares the locked update.
-                std::atomic_ref<std::uint64_t> word(bits[j >> 6]);
-                if ((word.load(std::memory_order_relaxed) & m) || (word.fetch_or(m) & m)) continue;
-            }
+            if (listed[j >> 6] & m) continue;
+            listed[j >> 6] |= m;
             list.push_back(j);
         }
     };
     if (threads == 1) {
-        std::vector<lindex_t>& list = ws.by[0];
-        list.clear();
-        for (std::size_t e = 0; e < in_ids.size(); ++e) {
-            push_entry(e, list, [&](lindex_t j, const Y& v) {
+        for (std::size_t e = 0; e < count; ++e) {
+            push(e, 0, ends[e + 1] - ends[e], changed, bits, [&](lindex_t j, const Y& v) {
                 const Y now = S::add(w[j], v);
                 if (now == w[j]) return false;
                 w[j] = now;
@@ -168,34 +199,82 @@ std::uint64_t spmspv_update(const CompressedView<A>& a, std::span<const lindex_t
             });
         }
     } else if constexpr (atomic) {
+        // The products are split evenly over the threads (a column may be split between
+        // two), so one long column does not leave a thread to finish it alone. Each thread
+        // lists its changed outputs in its own bits (shared ones would bounce between the
+        // cores on every change); an output two threads changed is listed by both and
+        // merged below.
+        constexpr bool join = semiring_add_is_idempotent<S>();
+        if (ws.stores.size() < std::size_t(threads)) ws.stores.resize(std::size_t(threads));
 #pragma omp parallel num_threads(threads)
         {
-            // The list is moved into a local for the loop: the threads' vectors sit next to
-            // each other in ws.by, and growing them in place would share a cache line.
-            std::vector<lindex_t>& mine = ws.by[std::size_t(detail::thread_id())];
+            const int t = detail::thread_id();
+            const std::uint64_t parts = std::uint64_t(detail::team_size());
+            const std::uint64_t lo = flops * std::uint64_t(t) / parts;
+            const std::uint64_t hi = flops * std::uint64_t(t + 1) / parts;
+            std::vector<std::uint64_t>& own = ws.own[std::size_t(t)];
+            if (own.size() < nwords) own.assign(nwords, 0);
+            // The lists are moved into locals for the loop: the threads' vectors sit next to
+            // each other in the workspace, and growing them in place would share a cache
+            // line.
             std::vector<lindex_t> list;
-            list.swap(mine);
+            list.swap(ws.by[std::size_t(t)]);
             list.clear();
-#pragma omp for schedule(dynamic, 64) nowait
-            for (std::size_t e = 0; e < in_ids.size(); ++e) {
-                push_entry(e, list, [&](lindex_t j, const Y& v) {
+            std::vector<std::pair<lindex_t, std::uint64_t>> stored;  // join only
+            stored.swap(ws.stores[std::size_t(t)]);
+            stored.clear();
+            std::size_t e =
+                std::size_t(std::upper_bound(ends + 1, ends + count + 1, lo) - (ends + 1));
+            for (; e < count && ends[e] < hi; ++e) {
+                const std::uint64_t from = std::max(lo, ends[e]) - ends[e];
+                const std::uint64_t to = std::min(hi, ends[e + 1]) - ends[e];
+                push(e, from, to, list, own.data(), [&](lindex_t j, const Y& v) {
                     std::atomic_ref<Y> ref(w[j]);
                     Y old = ref.load(std::memory_order_relaxed);
-                    for (;;) {
+                    if constexpr (join) {
                         const Y now = S::add(old, v);
                         if (now == old) return false;
-                        if (ref.compare_exchange_weak(old, now, std::memory_order_relaxed)) {
-                            return true;
+                        ref.store(now, std::memory_order_relaxed);
+                        stored.emplace_back(j, detail::to_bytes(now));
+                        return true;
+                    } else {
+                        for (;;) {
+                            const Y now = S::add(old, v);
+                            if (now == old) return false;
+                            if (ref.compare_exchange_weak(old, now, std::memory_order_relaxed)) {
+                                return true;
+                            }
                         }
                     }
                 });
             }
-            mine.swap(list);
+            for (const lindex_t j : list) own[j >> 6] = 0;
+            if constexpr (join) {
+                // Every thread's stores are done: add back the ones overwritten since.
+#pragma omp barrier
+                for (const auto& [j, bytes] : stored) {
+                    const Y v = detail::from_bytes<Y>(bytes);
+                    std::atomic_ref<Y> ref(w[j]);
+                    Y old = ref.load(std::memory_order_relaxed);
+                    for (;;) {
+                        const Y now = S::add(old, v);
+                        if (now == old) break;
+                        if (ref.compare_exchange_weak(old, now, std::memory_order_relaxed)) break;
+                    }
+                }
+            }
+            ws.stores[std::size_t(t)].swap(stored);
+            ws.by[std::size_t(t)].swap(list);
         }
-    }
-    for (int t = 0; t < threads; ++t) {
-        const auto& l = ws.by[std::size_t(t)];
-        changed.insert(changed.end(), l.begin(), l.end());
+        for (int t = 0; t < threads; ++t) {
+            for (const lindex_t j : ws.by[std::size_t(t)]) {
+                const std::uint64_t m = std::uint64_t(1) << (j & 63);
+                if (bits[j >> 6] & m) continue;
+                bits[j >> 6] |= m;
+                changed.push_back(j);
+            }
+            ws.by[std::size_t(t)].clear();
+        }
     }
     detail::order_changed(changed, bits, 0, nwords);
     return flops;

@@ -48,6 +48,7 @@ template <class T>
 struct select2nd_min {
     using value_type = T;
     static constexpr bool has_terminal = true;
+    static constexpr bool add_idempotent = true;
     GRIDBLAS_HD static constexpr T zero() { return detail::max_value<T>(); }
     GRIDBLAS_HD static constexpr T add(T a, T b) { return b < a ? b : a; }
     template <class A>
@@ -77,6 +78,7 @@ template <class T>
 struct lor_land {
     using value_type = T;
     static constexpr bool has_terminal = true;
+    static constexpr bool add_idempotent = true;
     GRIDBLAS_HD static constexpr T zero() { return T(0); }
     GRIDBLAS_HD static constexpr T add(T a, T b) { return T((a != T(0)) || (b != T(0))); }
     GRIDBLAS_HD static constexpr T mul(T a, T x) { return T((a != T(0)) && (x != T(0))); }
@@ -90,6 +92,7 @@ template <class T>
 struct min_plus {
     using value_type = T;
     static constexpr bool has_terminal = true;
+    static constexpr bool add_idempotent = true;
     GRIDBLAS_HD static constexpr T zero() { return detail::max_value<T>(); }
     GRIDBLAS_HD static constexpr T add(T a, T b) { return b < a ? b : a; }
     GRIDBLAS_HD static constexpr T mul(T a, T x) {
@@ -132,6 +135,7 @@ template <class T>
 struct max_times {
     using value_type = T;
     static constexpr bool has_terminal = true;
+    static constexpr bool add_idempotent = true;
     GRIDBLAS_HD static constexpr T zero() { return detail::lowest_value<T>(); }
     GRIDBLAS_HD static constexpr T add(T a, T b) { return a < b ? b : a; }
     GRIDBLAS_HD static constexpr T mul(T a, T x) { return T(a * x); }
@@ -170,6 +174,7 @@ template <class T>
 struct min_secondi {
     using value_type = T;
     static constexpr bool has_terminal = false;
+    static constexpr bool add_idempotent = true;
     static constexpr bool positional = true;
     GRIDBLAS_HD static constexpr T zero() { return detail::max_value<T>(); }
     GRIDBLAS_HD static constexpr T add(T a, T b) { return b < a ? b : a; }

@@ -53,6 +53,20 @@ constexpr bool semiring_is_terminal(typename S::value_type v) {
     }
 }
 
+/// Is S's add a semilattice join (min, max, logical or): idempotent, commutative and
+/// associative, so that adding a value twice, or in any order, gives the same result? A
+/// parallel push may then store its updates without atomic read-modify-writes and add back
+/// afterwards the few that another thread overwrote (kernels/cpu/spmspv_update.hpp). False
+/// for semirings that do not say (`static constexpr bool add_idempotent`).
+template <class S>
+constexpr bool semiring_add_is_idempotent() {
+    if constexpr (requires { S::add_idempotent; }) {
+        return S::add_idempotent;
+    } else {
+        return false;
+    }
+}
+
 /// Is S positional: does its product take the global index of the vector entry rather than
 /// its value (any_secondi, min_secondi)? False for semirings that do not say.
 template <class S>

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <random>
@@ -163,6 +164,16 @@ TYPED_TEST(Monoids, ProductsOnSampleValues) {
     for (T w : {T(0), T(1), T(1000)}) {
         EXPECT_EQ(min_plus<T>::mul(min_plus<T>::zero(), w), min_plus<T>::zero()) << w;
         EXPECT_EQ(min_plus<T>::mul(w, min_plus<T>::zero()), min_plus<T>::zero()) << w;
+    }
+    if constexpr (std::is_floating_point_v<T>) {
+        // The floating-point product tests only the sum: no path beats the terminal -inf,
+        // -inf plus a weight stays -inf, and a NaN operand stays NaN.
+        const T inf = std::numeric_limits<T>::infinity();
+        EXPECT_EQ(min_plus<T>::mul(inf, -inf), inf);
+        EXPECT_EQ(min_plus<T>::mul(-inf, inf), inf);
+        EXPECT_EQ(min_plus<T>::mul(-inf, T(2)), -inf);
+        EXPECT_TRUE(std::isnan(min_plus<T>::mul(std::numeric_limits<T>::quiet_NaN(), T(1))));
+        EXPECT_TRUE(std::isnan(min_plus<T>::mul(T(1), std::numeric_limits<T>::quiet_NaN())));
     }
     for (T x : samples<T>()) {
         // select2nd yields the vector's value whatever the matrix entry (and its type) is.

@@ -51,7 +51,7 @@ struct UpdateWorkspace {
     std::vector<std::vector<lindex_t>> by;        ///< changed outputs, per thread
     /// Each thread's stores of one call: (output, value's bytes), for the repair pass.
     std::vector<std::vector<std::pair<lindex_t, std::uint64_t>>> stores;
-    std::vector<std::size_t> pos;     ///< each input entry's outer position (or npos)
+    std::vector<offset_t> first;      ///< each input entry's first matrix entry
     std::vector<std::uint64_t> ends;  ///< products of the input's first e entries
 };
 
@@ -126,19 +126,20 @@ std::uint64_t spmspv_update(const CompressedView<A>& a, std::span<const lindex_t
     changed.clear();
     constexpr bool atomic = detail::atomic_update<Y>();
     // Each entry's column, found once (a lookup in a doubly compressed block costs a cache
-    // miss or two, so a long input spreads them over the threads), and the work it holds,
-    // summed into ends[e + 1] = the products of entries 0..e.
+    // miss or two, so a long input spreads them over the threads): where its entries start,
+    // and the work they hold, summed into ends[e + 1] = the products of entries 0..e. The
+    // push then reads these two arrays in order, not the column pointers at random.
     const std::size_t count = in_ids.size();
-    ws.pos.resize(count);
+    ws.first.resize(count);
     ws.ends.resize(count + 1);
-    std::size_t* pos = ws.pos.data();
+    offset_t* first = ws.first.data();
     std::uint64_t* ends = ws.ends.data();
     ends[0] = 0;
     const int find_threads = atomic ? detail::threads_for(ws.policy, count * 16) : 1;
 #pragma omp parallel for num_threads(find_threads) if (find_threads > 1)
     for (std::size_t e = 0; e < count; ++e) {
         const std::size_t k = a.find_outer(in_ids[e]);
-        pos[e] = k;
+        first[e] = k != npos ? a.ptr[k] : 0;
         ends[e + 1] = k != npos ? std::uint64_t(a.ptr[k + 1] - a.ptr[k]) : 0;
     }
     for (std::size_t e = 0; e < count; ++e) ends[e + 1] += ends[e];
@@ -151,7 +152,6 @@ std::uint64_t spmspv_update(const CompressedView<A>& a, std::span<const lindex_t
     if (ws.own.size() < std::size_t(threads)) ws.own.resize(std::size_t(threads));
     const detail::ValueReader<A> av(a.vals);
     std::uint64_t* bits = ws.bits.data();
-    const offset_t* ptr = a.ptr;
     const lindex_t* inner = a.inner;
     const Y* wv = w.data();
     // Applies the products of input entry e's matrix entries [from, to) (offsets into its
@@ -163,38 +163,43 @@ std::uint64_t spmspv_update(const CompressedView<A>& a, std::span<const lindex_t
     constexpr offset_t products_ahead = 8;
     const auto push = [&](std::size_t e, std::uint64_t from, std::uint64_t to,
                           std::vector<lindex_t>& list, std::uint64_t* listed, auto&& apply) {
-        if (e + entries_ahead < count) {
-            const std::size_t ka = pos[e + entries_ahead];
-            if (ka != npos) {
-                __builtin_prefetch(inner + ptr[ka]);
-                if constexpr (!std::is_same_v<A, Pattern>) {
-                    __builtin_prefetch(a.vals->data() + ptr[ka]);
-                }
-            }
+        // Locals, not the captured references, so that the stores of `apply` and `list`
+        // do not make the compiler reload them for every product.
+        const lindex_t* const cinner = inner;
+        const Y* const cw = wv;
+        const std::size_t cn = n;
+        const detail::ValueReader<A> cval = av;
+        if (e + entries_ahead < count && ends[e + entries_ahead + 1] > ends[e + entries_ahead]) {
+            const offset_t fa = first[e + entries_ahead];
+            __builtin_prefetch(cinner + fa);
+            if constexpr (!std::is_same_v<A, Pattern>) __builtin_prefetch(cval.p + fa);
         }
-        const std::size_t k = pos[e];
-        if (k == npos) return;
+        if (to == from) return;
         const X x = in_vals[e];
-        const offset_t end = ptr[k] + offset_t(to);
-        for (offset_t p = ptr[k] + offset_t(from); p < end; ++p) {
-            if (p + products_ahead < end) {
-                const lindex_t ja = inner[p + products_ahead];
-                if (ja < n) __builtin_prefetch(wv + ja);
-            }
-            const lindex_t j = inner[p];
-            if (j >= n || !apply(j, S::mul(av(p), x))) continue;
+        const offset_t end = first[e] + offset_t(to);
+        const auto product = [&](offset_t p) {
+            const lindex_t j = cinner[p];
+            if (j >= cn || !apply(j, S::mul(cval(p), x))) return;
             const std::uint64_t m = std::uint64_t(1) << (j & 63);
-            if (listed[j >> 6] & m) continue;
+            if (listed[j >> 6] & m) return;
             listed[j >> 6] |= m;
             list.push_back(j);
+        };
+        offset_t p = first[e] + offset_t(from);
+        for (; p + products_ahead < end; ++p) {
+            const lindex_t ja = cinner[p + products_ahead];
+            if (ja < cn) __builtin_prefetch(cw + ja);
+            product(p);
         }
+        for (; p < end; ++p) product(p);
     };
+    Y* const wd = w.data();
     if (threads == 1) {
         for (std::size_t e = 0; e < count; ++e) {
-            push(e, 0, ends[e + 1] - ends[e], changed, bits, [&](lindex_t j, const Y& v) {
-                const Y now = S::add(w[j], v);
-                if (now == w[j]) return false;
-                w[j] = now;
+            push(e, 0, ends[e + 1] - ends[e], changed, bits, [wd](lindex_t j, const Y& v) {
+                const Y now = S::add(wd[j], v);
+                if (now == wd[j]) return false;
+                wd[j] = now;
                 return true;
             });
         }
@@ -229,7 +234,7 @@ std::uint64_t spmspv_update(const CompressedView<A>& a, std::span<const lindex_t
                 const std::uint64_t from = std::max(lo, ends[e]) - ends[e];
                 const std::uint64_t to = std::min(hi, ends[e + 1]) - ends[e];
                 push(e, from, to, list, own.data(), [&](lindex_t j, const Y& v) {
-                    std::atomic_ref<Y> ref(w[j]);
+                    std::atomic_ref<Y> ref(wd[j]);
                     Y old = ref.load(std::memory_order_relaxed);
                     if constexpr (join) {
                         const Y now = S::add(old, v);

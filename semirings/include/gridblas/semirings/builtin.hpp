@@ -96,8 +96,16 @@ struct min_plus {
     GRIDBLAS_HD static constexpr T zero() { return detail::max_value<T>(); }
     GRIDBLAS_HD static constexpr T add(T a, T b) { return b < a ? b : a; }
     GRIDBLAS_HD static constexpr T mul(T a, T x) {
-        if (a == zero() || x == zero()) return zero();
-        return T(a + x);
+        if constexpr (std::is_floating_point_v<T>) {
+            // +inf plus anything but -inf is already +inf: one test on the sum (NaN only
+            // for inf - inf, or a NaN operand, which stays NaN) instead of two per product.
+            const T r = a + x;
+            if (r == r) return r;
+            return (a != a || x != x) ? r : zero();
+        } else {
+            if (a == zero() || x == zero()) return zero();
+            return T(a + x);
+        }
     }
     GRIDBLAS_HD static constexpr T mul(Pattern, T x) { return x; }
     GRIDBLAS_HD static constexpr bool is_terminal(T v) { return v == detail::lowest_value<T>(); }

@@ -6,9 +6,11 @@
 # one program after the other:
 #   gridblas-graph ALGO --file F   1 rank x 2 threads and 2 ranks x 1 thread (1x2);
 #   GapBS          tc | cc | pr | bc | sssp -f F -s, 2 threads;
-#   SuiteSparse:GraphBLAS (pagerank only, when gridblas-baseline-graphblas-pagerank was built:
-#                  the same method written with GraphBLAS calls, as LAGraph has no Debian
-#                  package; on the generated graph the file holds), 2 threads.
+#   SuiteSparse:GraphBLAS (the gridblas-baseline-graphblas-* programs that were built: the
+#                  methods written with GraphBLAS calls, as LAGraph has no Debian package):
+#                  cc (FastSV), bc (batched Brandes, gridblas' 4 sources) and sssp (delta-
+#                  stepping, distances only, in both sssp rows) on F or its weighted copy, as
+#                  GapBS; pagerank on the generated graph the file holds; 2 threads.
 # Workloads: tc (whole count, gridblas with its degree ordering; GapBS with its own
 # relabelling heuristic), cc (gridblas subgraph sampling, GapBS Afforest), pagerank (20 iterations, no
 # early stop: gridblas --iterations 20 --tolerance 0, GapBS pr -i 20 -t 0), bc (4 sources:
@@ -42,7 +44,7 @@ while [[ $# -gt 0 ]]; do
         --gapbs) gapbs_src="$2"; shift 2 ;;
         --build-dir) build="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
-        -h|--help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench-algorithms.sh: unknown option $1 (see --help)" >&2; exit 1 ;;
     esac
 done
@@ -109,6 +111,21 @@ for round in $(seq 1 "$rounds"); do
             log="$out/logs/suitesparse-$algo-r$round.log"
             OMP_NUM_THREADS=2 "$ss_pr" --scale "$scale" --iterations 20 --trials "$trials" \
                 --threads 2 > "$log" 2>&1
+            t=$(awk '/^mean_time:/ {print $2}' "$log")
+            printf '%s\tsuitesparse\t2t\t%s\t%s\n' "$algo" "$round" "$t" >> "$rows"
+        fi
+        # SuiteSparse on the file GapBS reads.
+        ss=()
+        case "$algo" in
+            cc) ss=(cc) ;;
+            bc) ss=(bc --sources 1,100,1000,10000) ;;
+            sssp | sssp-dist) ss=(sssp --source 1) ;;
+        esac
+        ss_bin="$build/benchmarks/gridblas-baseline-graphblas-${ss[0]:-none}"
+        if [[ ${#ss[@]} -gt 0 && -x $ss_bin ]]; then
+            log="$out/logs/suitesparse-$algo-r$round.log"
+            OMP_NUM_THREADS=2 "$ss_bin" --file "$input" --trials "$trials" --threads 2 \
+                "${ss[@]:1}" > "$log" 2>&1
             t=$(awk '/^mean_time:/ {print $2}' "$log")
             printf '%s\tsuitesparse\t2t\t%s\t%s\n' "$algo" "$round" "$t" >> "$rows"
         fi

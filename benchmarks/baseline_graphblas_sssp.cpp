@@ -8,10 +8,11 @@
 //   - the distances t are a full vector, inf where unreached; bucket i holds the vertices
 //     with t in [i delta, (i+1) delta), found by two GrB_select over t;
 //   - within a bucket: req = front (min.+) L (GrB_vxm over GrB_MIN_PLUS_SEMIRING_FP64),
-//     better = req < t, t<better> = req, and the next front is the improved vertices still
-//     in the bucket; the bucket's vertices are remembered;
+//     better = req < t, t = min(t, req) (an assign accumulating with min: only req's
+//     entries are touched), and the next front is the improved vertices still in the bucket;
+//     every front is gathered (with min) into the bucket's settled distances;
 //   - once the bucket is settled, its vertices relax their heavy edges once, t = min(t,
-//     t(bucket) (min.+) H), and the search goes on with the next non-empty bucket (the
+//     bucket (min.+) H), and the search goes on with the next non-empty bucket (the
 //     smallest t beyond the bucket), until none is left.
 // --delta defaults to gridblas' default: the largest weight over the average degree (stored
 // entries / vertices). The graph is the file's, undirected (a general file symmetrised, as
@@ -71,11 +72,13 @@ Distances delta_stepping(const FileGraph& g, GrB_Index source, double delta, dou
     const GrB_Index n = g.n;
     const double inf = std::numeric_limits<double>::infinity();
     GrB_Matrix light = nullptr, heavy = nullptr;
-    GrB_Vector t = nullptr, front = nullptr, req = nullptr, beyond = nullptr, better = nullptr,
-               bucket = nullptr;
+    GrB_Vector t = nullptr, front = nullptr, req = nullptr, beyond = nullptr, bucket = nullptr,
+               better = nullptr;
     for (GrB_Matrix* m : {&light, &heavy}) CHECK_GRB(GrB_Matrix_new(m, GrB_FP64, n, n));
-    for (GrB_Vector* v : {&t, &front, &req, &beyond}) CHECK_GRB(GrB_Vector_new(v, GrB_FP64, n));
-    for (GrB_Vector* v : {&better, &bucket}) CHECK_GRB(GrB_Vector_new(v, GrB_BOOL, n));
+    for (GrB_Vector* v : {&t, &front, &req, &beyond, &bucket}) {
+        CHECK_GRB(GrB_Vector_new(v, GrB_FP64, n));
+    }
+    CHECK_GRB(GrB_Vector_new(&better, GrB_BOOL, n));
 
     const double t0 = now();
     Distances out;
@@ -110,21 +113,20 @@ Distances delta_stepping(const FileGraph& g, GrB_Index source, double delta, dou
         while (size > 0) {
             // The light edges of the front; the vertices they improve that stay in the bucket
             // are the next front.
-            CHECK_GRB(GrB_Vector_assign_BOOL(bucket, front, nullptr, true, GrB_ALL, n, GrB_DESC_S));
+            CHECK_GRB(GrB_Vector_assign(bucket, nullptr, GrB_MIN_FP64, front, GrB_ALL, n, nullptr));
             CHECK_GRB(
                 GrB_vxm(req, nullptr, nullptr, GrB_MIN_PLUS_SEMIRING_FP64, front, light, nullptr));
             CHECK_GRB(GrB_Vector_eWiseMult_BinaryOp(better, nullptr, nullptr, GrB_LT_FP64, req, t,
                                                     nullptr));
-            CHECK_GRB(GrB_Vector_assign(t, better, nullptr, req, GrB_ALL, n, nullptr));
+            CHECK_GRB(GrB_Vector_assign(t, nullptr, GrB_MIN_FP64, req, GrB_ALL, n, nullptr));
             CHECK_GRB(GrB_Vector_select_FP64(front, better, nullptr, GrB_VALUELT_FP64, req, hi,
                                              GrB_DESC_R));
             CHECK_GRB(GrB_Vector_nvals(&size, front));
         }
         // The bucket is settled: its heavy edges, once.
-        CHECK_GRB(GrB_Vector_apply(front, bucket, nullptr, GrB_IDENTITY_FP64, t, GrB_DESC_RS));
         CHECK_GRB(
-            GrB_vxm(req, nullptr, nullptr, GrB_MIN_PLUS_SEMIRING_FP64, front, heavy, nullptr));
-        CHECK_GRB(GrB_Vector_eWiseAdd_BinaryOp(t, nullptr, nullptr, GrB_MIN_FP64, t, req, nullptr));
+            GrB_vxm(req, nullptr, nullptr, GrB_MIN_PLUS_SEMIRING_FP64, bucket, heavy, nullptr));
+        CHECK_GRB(GrB_Vector_assign(t, nullptr, GrB_MIN_FP64, req, GrB_ALL, n, nullptr));
         if (!std::isfinite(hi)) break;  // delta = inf: one bucket holds every distance
         i += 1.0;
     }
@@ -138,7 +140,7 @@ Distances delta_stepping(const FileGraph& g, GrB_Index source, double delta, dou
     CHECK_GRB(GrB_Vector_extractTuples_FP64(idx.data(), val.data(), &len, t));
     for (GrB_Index k = 0; k < len; ++k) out.dist[idx[k]] = val[k];
     for (GrB_Matrix* m : {&light, &heavy}) GrB_Matrix_free(m);
-    for (GrB_Vector* v : {&t, &front, &req, &beyond, &better, &bucket}) GrB_Vector_free(v);
+    for (GrB_Vector* v : {&t, &front, &req, &beyond, &bucket, &better}) GrB_Vector_free(v);
     return out;
 }
 

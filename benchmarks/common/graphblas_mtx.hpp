@@ -127,10 +127,16 @@ inline FileGraph read_graph_mtx(const std::string& path, GrB_Type type, bool sym
              ", not square: not a graph");
     }
     const GrB_Index n = rows;
+    if (n == 0) fail("the matrix is 0 x 0: a graph without vertices");
+    if (declared / n > n) {
+        fail(std::to_string(declared) + " entries declared: more than the matrix's " +
+             std::to_string(n) + " x " + std::to_string(n) + " positions");
+    }
 
     std::vector<GrB_Index> src, dst;
     std::vector<double> wt;
-    src.reserve(std::size_t(mirror ? 2 : 1) * declared);
+    const std::size_t expect = std::min<std::size_t>(declared, std::size_t(1) << 28);
+    src.reserve(std::size_t(mirror ? 2 : 1) * expect);
     dst.reserve(src.capacity());
     if (!pattern) wt.reserve(src.capacity());
     unsigned long long seen = 0;
@@ -181,7 +187,9 @@ inline FileGraph read_graph_mtx(const std::string& path, GrB_Type type, bool sym
     g.n = n;
     g.weighted = !pattern;
     CHECK_GRB(GrB_Matrix_new(&g.a, type, n, n));
-    if (type == GrB_BOOL) {
+    if (src.empty()) {
+        // no edges: nothing to build
+    } else if (type == GrB_BOOL) {
         std::unique_ptr<bool[]> ones(new bool[src.size()]);
         std::fill(ones.get(), ones.get() + src.size(), true);
         CHECK_GRB(

@@ -120,12 +120,15 @@ Csr<typename S::value_type> summa_product(const DistMatrix<TA>& a, const DistMat
     const bool by_rows = method != MxmMethod::dot;
     const auto acc = method == MxmMethod::hash ? kernels::SpgemmAccumulator::hash
                                                : kernels::SpgemmAccumulator::spa;
-    // With one grid row, B's stage rows are this rank's own: read them in place.
+    // With one grid row, B's stage rows are this rank's own: read them in place. On one
+    // rank the dot method's stage operand (B by columns) is the whole block by columns: read
+    // it in place too, instead of copying every entry of B into a stage for every product.
     const bool local_b = by_rows && g.pr() == 1;
+    const bool local_bt = !by_rows && g.size() == 1;
     kernels::OuterLookup lookup;
     kernels::CompressedView<TB> b_view;
-    if (local_b) {
-        const CompressedBlock<TB>& br = b.by_row();
+    if (local_b || local_bt) {
+        const CompressedBlock<TB>& br = local_b ? b.by_row() : b.by_col();
         if (br.format() == LocalFormat::dcsc) {
             lookup = kernels::make_lookup(br.dcsc());
             b_view = kernels::make_view(br.dcsc(), &lookup);
@@ -137,7 +140,7 @@ Csr<typename S::value_type> summa_product(const DistMatrix<TA>& a, const DistMat
         double t0 = comm::wtime();
         const Csr<TA> as = stage_a(a, s, mine);
         Csr<TB> bs;
-        if (!local_b) {
+        if (!local_b && !local_bt) {
             if (by_rows) {
                 const std::vector<lindex_t> wanted = wanted_stage_ids(g, as);
                 bs = stage_b(b, s, true, &wanted);
@@ -154,6 +157,9 @@ Csr<typename S::value_type> summa_product(const DistMatrix<TA>& a, const DistMat
             part = kernels::spgemm_saxpy<S>(as, rows, mask, acc, ks);
         } else if (by_rows) {
             part = kernels::spgemm_saxpy<S>(as, kernels::CsrRows<TB>(bs), mask, acc, ks);
+        } else if (local_bt) {
+            part = kernels::spgemm_dot_rows<S>(as, kernels::ViewRows<TB>(b_view, 0), b_view.n_outer,
+                                               mask, ks);
         } else {
             part = kernels::spgemm_dot<S>(as, bs, mask, ks);
         }

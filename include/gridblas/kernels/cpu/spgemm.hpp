@@ -200,6 +200,7 @@ struct HashAccumulator {
 /// [first(k), last(k)) of `idx` (column ids) and of the values.
 template <class TB>
 struct CsrRows {
+    using value_type = TB;
     const offset_t* ptr = nullptr;
     const lindex_t* idx = nullptr;
     const ValueArray<TB>* vals = nullptr;
@@ -219,6 +220,7 @@ struct CsrRows {
 /// they need no communication.
 template <class TB>
 struct ViewRows {
+    using value_type = TB;
     CompressedView<TB> view;
     const lindex_t* idx = nullptr;
     const ValueArray<TB>* vals = nullptr;
@@ -532,25 +534,26 @@ Csr<typename S::value_type> spgemm_saxpy(const Csr<TA>& a, const BRows& b, const
 }
 
 /// C⟨M⟩ = A·B over semiring S by inner products, one per entry of a mask that is not
-/// complemented. `a` is m x k by rows; `bt` is Bᵀ (n x k) by rows, i.e. B by columns. An
-/// allowed (i, j) with no common index stays empty.
-template <class S, class TA, class TB, class Mask>
-Csr<typename S::value_type> spgemm_dot(const Csr<TA>& a, const Csr<TB>& bt, const Mask& mask,
-                                       SpgemmStats& stats, const ParallelPolicy& policy = {}) {
+/// complemented. `a` is m x k by rows; `bt` is Bᵀ (n x k) by rows, i.e. B by columns, given
+/// as a rows accessor with n rows (CsrRows, or ViewRows over a block by columns read in
+/// place). An allowed (i, j) with no common index stays empty.
+template <class S, class TA, class BRows, class Mask>
+Csr<typename S::value_type> spgemm_dot_rows(const Csr<TA>& a, const BRows& bt, lindex_t n,
+                                            const Mask& mask, SpgemmStats& stats,
+                                            const ParallelPolicy& policy = {}) {
     using Z = typename S::value_type;
+    using TB = typename BRows::value_type;
     const lindex_t m = a.nrows();
-    const lindex_t n = bt.nrows();
     const auto& ap = a.rowptr();
     const auto& ai = a.colind();
-    const auto& bp = bt.rowptr();
-    const auto& bi = bt.colind();
+    const lindex_t* const bi = bt.idx;
     const detail::ValueReader<TA> av(&a.vals());
-    const detail::ValueReader<TB> bv(&bt.vals());
+    const detail::ValueReader<TB> bv(bt.vals);
     auto row_work = [&](lindex_t r) -> std::uint64_t {
         if (ap[r] == ap[r + 1]) return 0;
         return mask.row(r).size() * (1 + (ap[r + 1] - ap[r]));
     };
-    const int threads = detail::threads_for(policy, a.nnz() + bt.nnz());
+    const int threads = detail::threads_for(policy, a.nnz() + bt.nnz);
     const std::vector<lindex_t> bounds = detail::balanced_chunks(m, row_work, threads);
     const std::size_t nchunks = bounds.size() - 1;
     std::vector<detail::ChunkRows<Z>> chunks(nchunks);
@@ -563,8 +566,8 @@ Csr<typename S::value_type> spgemm_dot(const Csr<TA>& a, const Csr<TB>& bt, cons
             if (a0 == a1) continue;
             const std::size_t before = out.size;
             for (lindex_t j : mask.row(i)) {
-                offset_t p = a0, q = bp[j];
-                const offset_t q1 = bp[j + 1];
+                offset_t p = a0;
+                auto [q, q1] = bt.row(j);
                 if (q == q1) continue;
                 bool found = false;
                 Z sum{};
@@ -575,8 +578,8 @@ Csr<typename S::value_type> spgemm_dot(const Csr<TA>& a, const Csr<TB>& bt, cons
                     offset_t s = a_short ? p : q, s1 = a_short ? a1 : q1;
                     offset_t l = a_short ? q : p;
                     const offset_t l1 = a_short ? q1 : a1;
-                    const lindex_t* sid = a_short ? ai.data() : bi.data();
-                    const lindex_t* lid = a_short ? bi.data() : ai.data();
+                    const lindex_t* sid = a_short ? ai.data() : bi;
+                    const lindex_t* lid = a_short ? bi : ai.data();
                     for (; s < s1 && l < l1; ++s) {
                         l = offset_t(std::lower_bound(lid + l, lid + l1, sid[s]) - lid);
                         out.flops += 1;
@@ -612,6 +615,13 @@ Csr<typename S::value_type> spgemm_dot(const Csr<TA>& a, const Csr<TB>& bt, cons
         }
     }
     return detail::join_chunks<Z>(m, n, counts, chunks, bounds, stats);
+}
+
+/// spgemm_dot_rows over Bᵀ stored as a CSR (n x k by rows: B by columns).
+template <class S, class TA, class TB, class Mask>
+Csr<typename S::value_type> spgemm_dot(const Csr<TA>& a, const Csr<TB>& bt, const Mask& mask,
+                                       SpgemmStats& stats, const ParallelPolicy& policy = {}) {
+    return spgemm_dot_rows<S>(a, CsrRows<TB>(bt), bt.nrows(), mask, stats, policy);
 }
 
 /// acc = acc ⊕ part, entry by entry over the union (both m x n CSR with sorted columns).

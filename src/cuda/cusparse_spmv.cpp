@@ -6,9 +6,8 @@
 // for both (the combination every cuSPARSE release accepts): the row offsets are narrowed
 // into workspace memory on each call, an O(rows) pass next to the O(nnz) product; blocks
 // with 2^31 or more rows, columns or entries are refused with NotSupported. The handle and
-// the external buffer live in the Workspace and are reused.
-
-#include <cusparse.h>
+// the external buffer live in the Workspace and are reused. cuSPARSE is opened on the first
+// call (cusparse_api.hpp), not linked.
 
 #include <algorithm>
 #include <cstdint>
@@ -17,6 +16,7 @@
 #include <type_traits>
 
 #include "cuda/backend.hpp"
+#include "cuda/cusparse_api.hpp"
 #include "cuda/frontier.hpp"
 #include "gridblas/cuda/detail/entry_points.hpp"
 
@@ -26,7 +26,7 @@ namespace {
 
 void check_sparse(cusparseStatus_t st, const char* call) {
     if (st != CUSPARSE_STATUS_SUCCESS) {
-        throw CudaError(std::string(call) + " failed: " + cusparseGetErrorString(st) +
+        throw CudaError(std::string(call) + " failed: " + cusparse().error_string(st) +
                         " (cuSPARSE status " + std::to_string(int(st)) + ")");
     }
 }
@@ -38,9 +38,9 @@ struct Descriptors {
     cusparseConstDnVecDescr_t x = nullptr;
     cusparseDnVecDescr_t y = nullptr;
     ~Descriptors() {
-        if (mat) cusparseDestroySpMat(mat);
-        if (x) cusparseDestroyDnVec(x);
-        if (y) cusparseDestroyDnVec(y);
+        if (mat) cusparse().destroy_sp_mat(mat);
+        if (x) cusparse().destroy_dn_vec(x);
+        if (y) cusparse().destroy_dn_vec(y);
     }
 };
 
@@ -65,6 +65,7 @@ void spmv_plus_times(const CompressedDeviceView<T>& a, const T* x, T* y, Workspa
             std::to_string(rows) + " x " + std::to_string(a.n_inner) + " with " +
             std::to_string(a.nnz) + " entries)");
     }
+    const CusparseApi& api = cusparse();
     Workspace::Impl& w = ws.impl();
     w.rowptr32.reserve((rows + 1) * sizeof(std::int32_t));
     std::int32_t* rowptr = w.rowptr32.as<std::int32_t>();
@@ -72,27 +73,27 @@ void spmv_plus_times(const CompressedDeviceView<T>& a, const T* x, T* y, Workspa
 
     if (!w.sparse) {
         cusparseHandle_t h = nullptr;
-        GRIDBLAS_CUSPARSE_CHECK(cusparseCreate(&h));
+        GRIDBLAS_CUSPARSE_CHECK(api.create(&h));
         w.sparse = h;
     }
     cusparseHandle_t handle = w.sparse;
     constexpr cudaDataType dtype = std::is_same_v<T, float> ? CUDA_R_32F : CUDA_R_64F;
     Descriptors d;
-    GRIDBLAS_CUSPARSE_CHECK(cusparseCreateConstCsr(
+    GRIDBLAS_CUSPARSE_CHECK(api.create_const_csr(
         &d.mat, std::int64_t(rows), std::int64_t(a.n_inner), std::int64_t(a.nnz), rowptr, a.inner,
         a.vals, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, dtype));
-    GRIDBLAS_CUSPARSE_CHECK(cusparseCreateConstDnVec(&d.x, std::int64_t(a.n_inner), x, dtype));
-    GRIDBLAS_CUSPARSE_CHECK(cusparseCreateDnVec(&d.y, std::int64_t(rows), y, dtype));
+    GRIDBLAS_CUSPARSE_CHECK(api.create_const_dn_vec(&d.x, std::int64_t(a.n_inner), x, dtype));
+    GRIDBLAS_CUSPARSE_CHECK(api.create_dn_vec(&d.y, std::int64_t(rows), y, dtype));
     const T alpha = T(1);
     const T beta = T(0);
     std::size_t bytes = 0;
-    GRIDBLAS_CUSPARSE_CHECK(cusparseSpMV_bufferSize(handle, CUSPARSE_OPERATION_NON_TRANSPOSE,
-                                                    &alpha, d.mat, d.x, &beta, d.y, dtype,
-                                                    CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
+    GRIDBLAS_CUSPARSE_CHECK(api.spmv_buffer_size(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha,
+                                                 d.mat, d.x, &beta, d.y, dtype,
+                                                 CUSPARSE_SPMV_ALG_DEFAULT, &bytes));
     w.sparse_buf.reserve(std::max<std::size_t>(bytes, 1));
-    GRIDBLAS_CUSPARSE_CHECK(cusparseSpMV(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, d.mat,
-                                         d.x, &beta, d.y, dtype, CUSPARSE_SPMV_ALG_DEFAULT,
-                                         w.sparse_buf.data()));
+    GRIDBLAS_CUSPARSE_CHECK(api.spmv(handle, CUSPARSE_OPERATION_NON_TRANSPOSE, &alpha, d.mat, d.x,
+                                     &beta, d.y, dtype, CUSPARSE_SPMV_ALG_DEFAULT,
+                                     w.sparse_buf.data()));
     // Report faults of this call here rather than at some later, unrelated call.
     GRIDBLAS_CUDA_CHECK(cudaDeviceSynchronize());
 }

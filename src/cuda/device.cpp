@@ -5,12 +5,11 @@
 // functions (Anzt et al. 2022; References in README.md); src/cuda_stubs/cuda_stubs.cpp defines the
 // same symbols for builds without CUDA.
 
-#include <cusparse.h>
-
 #include <cstdio>
 #include <string>
 
 #include "cuda/backend.hpp"
+#include "cuda/cusparse_api.hpp"
 #include "gridblas/cuda/device_base.hpp"
 
 namespace gridblas {
@@ -137,16 +136,27 @@ void DeviceBuffer::zero_impl(std::size_t bytes) {
 
 Workspace::Workspace() : impl_(std::make_unique<Impl>()) {}
 
-Workspace::~Workspace() {
-    if (impl_ && impl_->sparse) cusparseDestroy(impl_->sparse);
+namespace {
+/// Destroys a workspace's cuSPARSE handle, if it has one (which exists only if cuSPARSE was
+/// loaded to make it).
+void release_sparse(Workspace::Impl* impl) noexcept {
+    if (impl && impl->sparse) {
+        if (const detail::CusparseApi* api = detail::cusparse_if_loaded()) {
+            api->destroy(impl->sparse);
+        }
+        impl->sparse = nullptr;
+    }
 }
+}  // namespace
+
+Workspace::~Workspace() { release_sparse(impl_.get()); }
 
 // A moved-from workspace holds nothing; it may only be destroyed or assigned to.
 Workspace::Workspace(Workspace&& o) noexcept = default;
 
 Workspace& Workspace::operator=(Workspace&& o) noexcept {
     if (this != &o) {
-        if (impl_ && impl_->sparse) cusparseDestroy(impl_->sparse);
+        release_sparse(impl_.get());
         impl_ = std::move(o.impl_);
     }
     return *this;

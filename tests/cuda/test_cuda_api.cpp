@@ -20,6 +20,10 @@
 #include "gridblas/cuda/kernels.hpp"
 #include "gridblas/vector/convert.hpp"
 
+#if GRIDBLAS_HAVE_CUDA
+#include "cuda/cusparse_api.hpp"  // src/cuda: the cuSPARSE loader
+#endif
+
 namespace {
 
 using namespace gridblas;
@@ -136,6 +140,21 @@ TEST(CudaApi, EntryPointsThrowNotCompiledWithoutCuda) {
     EXPECT_THROW(
         cuda::detail::bfs_bottom_up_piece({}, piece, nullptr, nullptr, nullptr, nullptr, ws),
         NotCompiled);
+}
+
+// cuSPARSE is opened on first use rather than linked; opening it and finding its entry points
+// needs no device (creating a handle would).
+TEST(CudaApi, CusparseOpensOnFirstUse) {
+#if GRIDBLAS_HAVE_CUDA
+    EXPECT_EQ(cuda::detail::cusparse_if_loaded(), nullptr) << "loaded before any use";
+    const cuda::detail::CusparseApi& api = cuda::detail::cusparse();
+    EXPECT_NE(api.create, nullptr);
+    EXPECT_NE(api.spmv, nullptr);
+    EXPECT_EQ(cuda::detail::cusparse_if_loaded(), &api);
+    EXPECT_FALSE(std::string(api.error_string(CUSPARSE_STATUS_SUCCESS)).empty());
+#else
+    GTEST_SKIP() << "built without CUDA: there is no cuSPARSE to open";
+#endif
 }
 
 TEST(CudaApi, BfsChecksArgumentsBeforeTheDevice) {

@@ -136,10 +136,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    try {
-        return run(argc, argv);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "gridblas-baseline-graphblas-pagerank: error: %s\n", e.what());
-        return 1;
-    }
+    return gridblas::bench::guarded_main("gridblas-baseline-graphblas-pagerank", run, argc, argv);
 }

@@ -229,10 +229,5 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    try {
-        return run(argc, argv);
-    } catch (const std::exception& e) {
-        std::fprintf(stderr, "gridblas-baseline-graphblas-sssp: error: %s\n", e.what());
-        return 1;
-    }
+    return gridblas::bench::guarded_main("gridblas-baseline-graphblas-sssp", run, argc, argv);
 }

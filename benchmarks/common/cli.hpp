@@ -1,12 +1,15 @@
 #pragma once
 // A small command-line parser for the benchmark programs: "--name value" and "--flag"
-// options, with errors that name the option.
+// options, with errors that name the option; and guarded_main(), the main() of the
+// single-process ones (the SuiteSparse baselines).
 //
 // GCC 12 reports a false overlap (-Wrestrict) in `"literal" + std::string` chains and in
 // `string = "literal"` once they are inlined here: messages are appended by message(), and
 // a flag stores a constructed string.
 
 #include <cstdint>
+#include <cstdio>
+#include <exception>
 #include <initializer_list>
 #include <map>
 #include <set>
@@ -104,5 +107,16 @@ public:
 private:
     std::map<std::string, std::string> values_;
 };
+
+/// The main() of a single-process benchmark program: returns run(argc, argv), or prints
+/// "NAME: error: WHAT" on stderr and returns 1 when it throws.
+inline int guarded_main(const char* name, int (*run)(int, char**), int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s: error: %s\n", name, e.what());
+        return 1;
+    }
+}
 
 }  // namespace gridblas::bench

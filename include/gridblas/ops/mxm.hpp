@@ -120,11 +120,11 @@ Csr<typename S::value_type> summa_product(const DistMatrix<TA>& a, const DistMat
     const bool by_rows = method != MxmMethod::dot;
     const auto acc = method == MxmMethod::hash ? kernels::SpgemmAccumulator::hash
                                                : kernels::SpgemmAccumulator::spa;
-    // With one grid row, B's stage rows are this rank's own: read them in place. On one
-    // rank the dot method's stage operand (B by columns) is the whole block by columns: read
-    // it in place too, instead of copying every entry of B into a stage for every product.
+    // With one grid row, B's stage rows are this rank's own: read them in place. So are the
+    // dot method's stage columns (B by columns, cut to the stage's rows): read in place too,
+    // instead of copying every entry of B into a stage for every product.
     const bool local_b = by_rows && g.pr() == 1;
-    const bool local_bt = !by_rows && g.size() == 1;
+    const bool local_bt = !by_rows && g.pr() == 1;
     kernels::OuterLookup lookup;
     kernels::CompressedView<TB> b_view;
     if (local_b || local_bt) {
@@ -158,8 +158,10 @@ Csr<typename S::value_type> summa_product(const DistMatrix<TA>& a, const DistMat
         } else if (by_rows) {
             part = kernels::spgemm_saxpy<S>(as, kernels::CsrRows<TB>(bs), mask, acc, ks);
         } else if (local_bt) {
-            part = kernels::spgemm_dot_rows<S>(as, kernels::ViewRows<TB>(b_view, 0), b_view.n_outer,
-                                               mask, ks);
+            const gindex_t nb = b.row_dist().nb;
+            const kernels::ViewColumnSlice<TB> cols(b_view, lindex_t(gindex_t(s) * nb),
+                                                    lindex_t(gindex_t(s + 1) * nb));
+            part = kernels::spgemm_dot_rows<S>(as, cols, b_view.n_outer, mask, ks);
         } else {
             part = kernels::spgemm_dot<S>(as, bs, mask, ks);
         }

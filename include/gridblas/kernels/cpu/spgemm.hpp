@@ -213,6 +213,7 @@ struct CsrRows {
           ncols(b.ncols()),
           nnz(b.nnz()) {}
     std::pair<offset_t, offset_t> row(lindex_t k) const { return {ptr[k], ptr[k + 1]}; }
+    lindex_t shift() const { return 0; }  ///< ids are stored as they are compared
 };
 
 /// The rows of a compressed block read in place (CSR or DCSC, found through `view`'s
@@ -235,6 +236,34 @@ struct ViewRows {
         if (p == npos) return {0, 0};
         return {view.ptr[p], view.ptr[p + 1]};
     }
+    lindex_t shift() const { return 0; }
+};
+
+/// The columns of a block compressed by column, read in place as the rows of Bᵀ for
+/// spgemm_dot_rows, each cut to its entries with row ids in [lo, hi): B's stage operand of
+/// the dot method on a grid with one row, where every rank holds all of B's rows. The ids
+/// stay as stored; shift() = lo says what to subtract to get the stage's numbering.
+template <class TB>
+struct ViewColumnSlice {
+    using value_type = TB;
+    CompressedView<TB> view;
+    const lindex_t* idx = nullptr;
+    const ValueArray<TB>* vals = nullptr;
+    std::size_t nnz = 0;
+    lindex_t lo = 0, hi = 0;
+    ViewColumnSlice(const CompressedView<TB>& v, lindex_t lo_id, lindex_t hi_id)
+        : view(v), idx(v.inner), vals(v.vals), nnz(v.nnz()), lo(lo_id), hi(hi_id) {}
+    std::pair<offset_t, offset_t> row(lindex_t j) const {
+        if (view.num_outer == 0) return {0, 0};
+        const std::size_t p = view.find_outer(j);
+        if (p == npos) return {0, 0};
+        const offset_t b = view.ptr[p], e = view.ptr[p + 1];
+        if (lo == 0 && hi >= view.n_inner) return {b, e};  // the whole column
+        const lindex_t* q0 = std::lower_bound(idx + b, idx + e, lo);
+        const lindex_t* q1 = std::lower_bound(q0, idx + e, hi);
+        return {offset_t(q0 - idx), offset_t(q1 - idx)};
+    }
+    lindex_t shift() const { return lo; }
 };
 
 namespace detail {
@@ -547,6 +576,7 @@ Csr<typename S::value_type> spgemm_dot_rows(const Csr<TA>& a, const BRows& bt, l
     const auto& ap = a.rowptr();
     const auto& ai = a.colind();
     const lindex_t* const bi = bt.idx;
+    const lindex_t shift = bt.shift();
     const detail::ValueReader<TA> av(&a.vals());
     const detail::ValueReader<TB> bv(bt.vals);
     auto row_work = [&](lindex_t r) -> std::uint64_t {
@@ -581,9 +611,11 @@ Csr<typename S::value_type> spgemm_dot_rows(const Csr<TA>& a, const BRows& bt, l
                     const lindex_t* sid = a_short ? ai.data() : bi;
                     const lindex_t* lid = a_short ? bi : ai.data();
                     for (; s < s1 && l < l1; ++s) {
-                        l = offset_t(std::lower_bound(lid + l, lid + l1, sid[s]) - lid);
+                        // B's stored ids are its ids in A's numbering plus `shift`.
+                        const lindex_t key = a_short ? sid[s] + shift : sid[s] - shift;
+                        l = offset_t(std::lower_bound(lid + l, lid + l1, key) - lid);
                         out.flops += 1;
-                        if (l < l1 && lid[l] == sid[s]) {
+                        if (l < l1 && lid[l] == key) {
                             const Z v = a_short ? detail::product<S>(av(s), bv(l))
                                                 : detail::product<S>(av(l), bv(s));
                             sum = found ? S::add(sum, v) : v;
@@ -592,7 +624,7 @@ Csr<typename S::value_type> spgemm_dot_rows(const Csr<TA>& a, const BRows& bt, l
                     }
                 } else {
                     while (p < a1 && q < q1) {
-                        const lindex_t x = ai[p], y = bi[q];
+                        const lindex_t x = ai[p], y = bi[q] - shift;
                         if (x < y) {
                             ++p;
                         } else if (y < x) {

@@ -191,7 +191,8 @@ Csr<typename S::value_type> summa_product(const DistMatrix<TA>& a, const DistMat
 /// not complemented, otherwise Gustavson runs). Positional semirings are not supported.
 ///
 /// Memory: besides the operands and C, a rank holds per stage one block of A and pr pieces
-/// of B (mxm_stages.hpp), the running sum of its block of T, and with MxmMethod::gustavson a
+/// of B (mxm_stages.hpp; none on a grid with one row, where B's block is read in place),
+/// the running sum of its block of T, and with MxmMethod::gustavson a
 /// dense accumulator per thread over the block's columns (4 + sizeof(value) bytes each). With
 /// a mask that is not complemented only allowed entries are ever stored; with a complemented
 /// one, only entries it allows.

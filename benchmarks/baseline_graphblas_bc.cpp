@@ -26,7 +26,6 @@ extern "C" {
 #include <cstdio>
 #include <cstdlib>
 #include <numeric>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -141,16 +140,9 @@ Centrality brandes(const FileGraph& g, const std::vector<GrB_Index>& sources, bo
 /// The vertex ids of "S1,S2,...", each below n.
 std::vector<GrB_Index> parse_sources(const std::string& list, GrB_Index n) {
     std::vector<GrB_Index> out;
-    std::stringstream ss(list);
-    for (std::string x; std::getline(ss, x, ',');) {
-        char* end = nullptr;
-        const long long v = std::strtoll(x.c_str(), &end, 10);
-        if (x.empty() || *end != '\0' || v < 0) {
-            throw std::invalid_argument("option --sources: '" + x +
-                                        "' is not a vertex id (a non-negative integer)");
-        }
+    for (const std::int64_t v : gridblas::bench::parse_id_list(list, "--sources")) {
         if (GrB_Index(v) >= n) {
-            throw std::invalid_argument("option --sources: " + x +
+            throw std::invalid_argument("option --sources: " + std::to_string(v) +
                                         " is not a vertex (the graph has " + std::to_string(n) +
                                         ")");
         }

@@ -189,17 +189,8 @@ int run(int argc_all, char** argv_all, int world_rank) {
         throw std::invalid_argument("--sources applies to msbfs and bc only");
     }
     std::vector<gindex_t> sources;
-    {
-        std::stringstream ss(cli.str("sources", "0"));
-        for (std::string x; std::getline(ss, x, ',');) {
-            char* end = nullptr;
-            const long long v = std::strtoll(x.c_str(), &end, 10);
-            if (x.empty() || *end != '\0' || v < 0) {
-                throw std::invalid_argument("option --sources: '" + x +
-                                            "' is not a vertex id (a non-negative integer)");
-            }
-            sources.push_back(gindex_t(v));
-        }
+    for (const std::int64_t v : bench::parse_id_list(cli.str("sources", "0"), "--sources")) {
+        sources.push_back(gindex_t(v));
     }
     if (algo != "tc" && (cli.has("presort") || cli.has("method"))) {
         throw std::invalid_argument("--presort and --method apply to tc only");

@@ -7,8 +7,10 @@
 // `string = "literal"` once they are inlined here: messages are appended by message(), and
 // a flag stores a constructed string.
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <initializer_list>
 #include <map>
@@ -107,6 +109,27 @@ public:
 private:
     std::map<std::string, std::string> values_;
 };
+
+/// The non-negative integers of a comma-separated list ("3,17,0"), in order, for an option
+/// of vertex ids.
+/// @throws std::invalid_argument naming `option` and the entry that is not such a number
+inline std::vector<std::int64_t> parse_id_list(const std::string& list, const char* option) {
+    std::vector<std::int64_t> out;
+    std::size_t at = 0;
+    while (at <= list.size()) {
+        const std::size_t comma = std::min(list.find(',', at), list.size());
+        const std::string x = list.substr(at, comma - at);
+        char* end = nullptr;
+        const long long v = std::strtoll(x.c_str(), &end, 10);
+        if (x.empty() || *end != '\0' || v < 0) {
+            throw std::invalid_argument(std::string("option ") + option + ": '" + x +
+                                        "' is not a vertex id (a non-negative integer)");
+        }
+        out.push_back(std::int64_t(v));
+        at = comma + 1;
+    }
+    return out;
+}
 
 /// The main() of a single-process benchmark program: returns run(argc, argv), or prints
 /// "NAME: error: WHAT" on stderr and returns 1 when it throws.

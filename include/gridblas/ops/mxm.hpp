@@ -158,9 +158,12 @@ Csr<typename S::value_type> summa_product(const DistMatrix<TA>& a, const DistMat
         } else if (by_rows) {
             part = kernels::spgemm_saxpy<S>(as, kernels::CsrRows<TB>(bs), mask, acc, ks);
         } else if (local_bt) {
+            // Stage s's rows of B, [s nb, (s + 1) nb), within the block's rows.
             const gindex_t nb = b.row_dist().nb;
-            const kernels::ViewColumnSlice<TB> cols(b_view, lindex_t(gindex_t(s) * nb),
-                                                    lindex_t(gindex_t(s + 1) * nb));
+            const gindex_t rows = gindex_t(b_view.n_inner);
+            const kernels::ViewColumnSlice<TB> cols(b_view,
+                                                    lindex_t(std::min(gindex_t(s) * nb, rows)),
+                                                    lindex_t(std::min(gindex_t(s + 1) * nb, rows)));
             part = kernels::spgemm_dot_rows<S>(as, cols, b_view.n_outer, mask, ks);
         } else {
             part = kernels::spgemm_dot<S>(as, bs, mask, ks);

@@ -564,8 +564,9 @@ Csr<typename S::value_type> spgemm_saxpy(const Csr<TA>& a, const BRows& b, const
 
 /// C⟨M⟩ = A·B over semiring S by inner products, one per entry of a mask that is not
 /// complemented. `a` is m x k by rows; `bt` is Bᵀ (n x k) by rows, i.e. B by columns, given
-/// as a rows accessor with n rows (CsrRows, or ViewRows over a block by columns read in
-/// place). An allowed (i, j) with no common index stays empty.
+/// as a rows accessor with n rows (CsrRows, ViewRows over a block by columns read in place,
+/// or ViewColumnSlice, which also cuts each column to a range of rows and whose ids are
+/// compared less its shift()). An allowed (i, j) with no common index stays empty.
 template <class S, class TA, class BRows, class Mask>
 Csr<typename S::value_type> spgemm_dot_rows(const Csr<TA>& a, const BRows& bt, lindex_t n,
                                             const Mask& mask, SpgemmStats& stats,

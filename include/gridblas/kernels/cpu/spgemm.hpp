@@ -246,19 +246,16 @@ struct ViewRows {
 template <class TB>
 struct ViewColumnSlice {
     using value_type = TB;
-    CompressedView<TB> view;
+    ViewRows<TB> whole;  ///< the uncut columns, found through the view's lookup
     const lindex_t* idx = nullptr;
     const ValueArray<TB>* vals = nullptr;
     std::size_t nnz = 0;
     lindex_t lo = 0, hi = 0;
     ViewColumnSlice(const CompressedView<TB>& v, lindex_t lo_id, lindex_t hi_id)
-        : view(v), idx(v.inner), vals(v.vals), nnz(v.nnz()), lo(lo_id), hi(hi_id) {}
+        : whole(v, 0), idx(v.inner), vals(v.vals), nnz(v.nnz()), lo(lo_id), hi(hi_id) {}
     std::pair<offset_t, offset_t> row(lindex_t j) const {
-        if (view.num_outer == 0) return {0, 0};
-        const std::size_t p = view.find_outer(j);
-        if (p == npos) return {0, 0};
-        const offset_t b = view.ptr[p], e = view.ptr[p + 1];
-        if (lo == 0 && hi >= view.n_inner) return {b, e};  // the whole column
+        const auto [b, e] = whole.row(j);
+        if (b == e || (lo == 0 && hi >= whole.view.n_inner)) return {b, e};  // the whole column
         const lindex_t* q0 = std::lower_bound(idx + b, idx + e, lo);
         const lindex_t* q1 = std::lower_bound(q0, idx + e, hi);
         return {offset_t(q0 - idx), offset_t(q1 - idx)};

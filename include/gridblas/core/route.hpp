@@ -10,11 +10,12 @@ namespace gridblas::detail {
 
 /// For k in [0, n): item make(k) goes to rank dest(k) in [0, p). On return `counts[r]` is the
 /// number of items for rank r and `out` holds them rank by rank, in k order within a rank.
+/// `d` is scratch (each item's rank), for callers that route many rounds.
 template <class Item, class Dest, class Make>
 void group_by_destination(std::size_t n, int p, Dest dest, Make make, std::vector<int>& counts,
-                          std::vector<Item>& out) {
+                          std::vector<Item>& out, std::vector<int>& d) {
     counts.assign(std::size_t(p), 0);
-    std::vector<int> d(n);
+    d.resize(n);
     for (std::size_t k = 0; k < n; ++k) {
         d[k] = dest(k);
         ++counts[std::size_t(d[k])];
@@ -25,6 +26,14 @@ void group_by_destination(std::size_t n, int p, Dest dest, Make make, std::vecto
     }
     out.resize(n);
     for (std::size_t k = 0; k < n; ++k) out[next[std::size_t(d[k])]++] = make(k);
+}
+
+/// Same, with its own scratch.
+template <class Item, class Dest, class Make>
+void group_by_destination(std::size_t n, int p, Dest dest, Make make, std::vector<int>& counts,
+                          std::vector<Item>& out) {
+    std::vector<int> d;
+    group_by_destination(n, p, dest, make, counts, out, d);
 }
 
 }  // namespace gridblas::detail

@@ -187,9 +187,39 @@ public:
 
     /// Whether the block equals its transpose (square, every entry (o, i) matched by an
     /// entry (i, o) with an equal value), so that it can serve as its own compression along
-    /// the other index. Builds the transpose to compare: O(nnz) time and memory.
+    /// the other index. One pass in outer order with a cursor per outer index: the mirrors
+    /// of outer o's entries are met in ascending o, which is their order within each of
+    /// their own outers. O(nnz) time and O(n) memory, and no transpose is built.
     bool is_symmetric() const {
-        return n_outer() == n_inner() && swapped(fmt_).same_entries(*this);
+        const lindex_t n = n_outer();
+        if (n != n_inner()) return false;
+        const bool d = fmt_ == LocalFormat::dcsc;
+        const std::size_t num_outer = d ? dcsc_.nzc() : std::size_t(n);
+        const offset_t* op = d ? dcsc_.cp().data() : csr_.rowptr().data();
+        const lindex_t* ids = d ? dcsc_.jc().data() : nullptr;
+        const lindex_t* in = d ? dcsc_.ir().data() : csr_.colind().data();
+        const ValueArray<T>& val = d ? dcsc_.num() : csr_.vals();
+        // next[o] .. end[o]: outer o's entries not yet matched as a mirror.
+        std::vector<offset_t> next(std::size_t(n), 0), end(std::size_t(n), 0);
+        for (std::size_t k = 0; k < num_outer; ++k) {
+            const lindex_t o = ids ? ids[k] : lindex_t(k);
+            next[o] = op[k];
+            end[o] = op[k + 1];
+        }
+        for (std::size_t k = 0; k < num_outer; ++k) {
+            const lindex_t o = ids ? ids[k] : lindex_t(k);
+            for (offset_t p = op[k]; p < op[k + 1]; ++p) {
+                const lindex_t i = in[p];
+                const offset_t q = next[i];
+                if (q == end[i] || in[q] != o) return false;
+                if constexpr (!std::is_same_v<T, Pattern>) {
+                    if (!(val[q] == val[p])) return false;
+                }
+                next[i] = q + 1;
+            }
+        }
+        // Every entry took a distinct mirror, so the mirrors are all the entries.
+        return true;
     }
 
     /// An id of this block's contents, unique within the process: every built block gets a

@@ -24,6 +24,7 @@
 #include "gridblas/core/route.hpp"
 #include "gridblas/matrix/compressed_block.hpp"
 #include "gridblas/matrix/coo.hpp"
+#include "gridblas/matrix/detail/heap.hpp"
 
 namespace gridblas {
 
@@ -45,7 +46,7 @@ template <class T>
 struct RoutedTuple {
     lindex_t row;
     lindex_t col;
-    T val;
+    [[no_unique_address]] T val;  ///< no bytes for Pattern: a graph's tuple is 8 bytes
 };
 }  // namespace detail
 
@@ -171,6 +172,13 @@ public:
         /// Each off-diagonal tuple also stands for its transpose (a symmetric graph built on
         /// one rank from half its tuples; the block must be square).
         bool mirror = false;
+        /// Buffers of route_append(), kept from one call to the next so that a streamed build
+        /// does not allocate and free a round's worth of tuples every round (freed memory
+        /// that malloc keeps would stay resident through the assembly); assemble() frees them.
+        struct Scratch {
+            std::vector<int> dest, counts, recv_counts;
+            std::vector<detail::RoutedTuple<T>> send, recv;
+        } scratch;
     };
 
     /// An empty matrix shell on `grid` (no blocks built yet); used by builders that stream
@@ -248,12 +256,12 @@ private:
     mutable bool by_col_ready_ = true;  // false: by_col_ is due from by_row_
     mutable bool col_is_row_ = false;   // by_col() is by_row_ (the block is symmetric)
 
-    // Makes by_col(): the transpose of by_row_, or by_row_ itself when they are equal (the
-    // transpose is built either way; the shared case then drops it).
+    // Makes by_col(): by_row_ itself when the block is symmetric (tested in place, so a
+    // symmetric block never holds a transposed copy, not even for a moment), else the
+    // transpose of by_row_.
     void derive_by_col() const {
-        by_col_ = by_row_.swapped(by_row_.format());
-        col_is_row_ = by_col_.same_entries(by_row_);
-        if (col_is_row_) by_col_ = CompressedBlock<T>();
+        col_is_row_ = by_row_.is_symmetric();
+        by_col_ = col_is_row_ ? CompressedBlock<T>() : by_row_.swapped(by_row_.format());
         by_col_ready_ = true;
     }
     std::shared_ptr<const VertexRelabel> relabel_;
@@ -315,20 +323,16 @@ void DistMatrix<T>::route_append(std::span<const gindex_t> rows_in,
         rows = rmap;
         cols = cmap;
     }
-    std::vector<int> counts;
-    std::vector<detail::RoutedTuple<T>> send;
+    auto& [dest, counts, recv_counts, send, recv] = acc.scratch;
     detail::group_by_destination(
         rows.size(), p,
         [&](std::size_t k) { return rd.row_block_of(rows[k]) * pc + cd.col_block_of(cols[k]); },
         [&](std::size_t k) {
             return detail::RoutedTuple<T>{rd.local_row(rows[k]), cd.local_col(cols[k]), vals[k]};
         },
-        counts, send);
-    std::vector<detail::RoutedTuple<T>> recv;
-    std::vector<int> recv_counts;
+        counts, send, dest);
     world.alltoallv(std::span<const detail::RoutedTuple<T>>(send), std::span<const int>(counts),
                     recv, recv_counts, "matrix-build");
-    std::vector<detail::RoutedTuple<T>>().swap(send);
     if (recv.empty()) return;
     // Append to the last chunk while it has room, else open one with room for the larger of
     // this round and (up to 2^23 tuples) everything held so far. Large chunks are thus few
@@ -362,6 +366,8 @@ template <class T>
 template <class Combine>
 void DistMatrix<T>::assemble(LocalTuples&& acc, const BuildOptions& opts, Combine combine) {
     // Build the local block, collectively agreeing on duplicate errors.
+    acc.scratch = {};
+    detail::release_free_heap();
     detail::run_collectively(grid_->world(), [&] {
         const lindex_t br = rows_.block_rows();
         const lindex_t bc = cols_.block_cols();
@@ -372,6 +378,7 @@ void DistMatrix<T>::assemble(LocalTuples&& acc, const BuildOptions& opts, Combin
         // The by-column copy comes from the de-duplicated by-row block.
         derive_by_col();
     });
+    detail::release_free_heap();
 }
 
 template <class T>

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "gridblas/core/collective_check.hpp"
@@ -59,6 +60,28 @@ inline void prepare_edges(std::vector<gindex_t>& src, std::vector<gindex_t>& dst
             dst.push_back(src[k]);
         }
     }
+}
+
+/// The edges of a symmetric graph built on one rank, each kept once as (larger id, smaller id):
+/// the block's assembly adds the other direction (LocalTuples::mirror), so half the tuples are
+/// held. `mirrored`: the input already has both directions of every edge (a symmetric file's
+/// reader gives each entry twice), and the copy above the diagonal is dropped instead.
+inline void fold_edges(std::vector<gindex_t>& src, std::vector<gindex_t>& dst, bool mirrored,
+                       bool drop_self_loops) {
+    std::size_t w = 0;
+    for (std::size_t k = 0; k < src.size(); ++k) {
+        gindex_t r = src[k], c = dst[k];
+        if (r == c && drop_self_loops) continue;
+        if (r < c) {
+            if (mirrored) continue;
+            std::swap(r, c);
+        }
+        src[w] = r;
+        dst[w] = c;
+        ++w;
+    }
+    src.resize(w);
+    dst.resize(w);
 }
 
 /// Builds a pattern graph from per-rank edge slices produced by `gen(first, count, s, d)`.
@@ -133,15 +156,23 @@ struct DistReadOptions {
 
 namespace detail {
 
+/// Entries rank 0 reads per round when it loads a graph file: up to 2^19 tuples once mirrored
+/// (8 MB of 64-bit ids, and the routing buffers after them), small next to the blocks being
+/// built, so that the load's peak is the assembly's; each further round costs one exchange.
+inline constexpr std::size_t kGraphFileChunk = std::size_t(1) << 18;
+
 /// The streaming loader behind read_matrix_market_dist() and read_graph_matrix_market():
 /// rank `root` opens the file and reads it in chunks of `chunk_entries` entries; each chunk
 /// is passed to `prepare(rows, cols, vals)` (which may rewrite the tuples) and routed to the
 /// owners; `build` gives the shell's relabelling and the blocks' format and duplicate policy.
-/// Errors in the file, and `square` files that are not, throw on every rank. Collective.
+/// With `mirror` (one rank, square) each prepared off-diagonal tuple also stands for its
+/// transpose. Errors in the file, and `square` files that are not, throw on every rank.
+/// Collective.
 template <class T, class Prepare, class Combine>
 DistMatrix<T> stream_matrix_market(std::shared_ptr<ProcessGrid> grid, const std::string& path,
                                    std::size_t chunk_entries, int root_rank, bool square,
-                                   const BuildOptions& build, Prepare prepare, Combine combine) {
+                                   const BuildOptions& build, Prepare prepare, Combine combine,
+                                   bool mirror = false) {
     comm::Communicator& world = grid->world();
     const bool root = world.rank() == root_rank;
     std::unique_ptr<MatrixMarketReader> reader;
@@ -165,6 +196,7 @@ DistMatrix<T> stream_matrix_market(std::shared_ptr<ProcessGrid> grid, const std:
     DistMatrix<T> m;
     run_collectively(world, [&] { m = DistMatrix<T>::shell(grid, dims[0], dims[1], build); });
     typename DistMatrix<T>::LocalTuples acc;
+    acc.mirror = mirror;
     CooMatrix<T, gindex_t> chunk;
     int more = 1;
     while (more) {
@@ -176,6 +208,8 @@ DistMatrix<T> stream_matrix_market(std::shared_ptr<ProcessGrid> grid, const std:
         prepare(chunk.rows, chunk.cols, chunk.vals);
         m.route_append(chunk.rows, chunk.cols, chunk.vals, acc);
     }
+    reader.reset();
+    chunk = CooMatrix<T, gindex_t>();
     m.assemble(std::move(acc), build, combine);
     return m;
 }

@@ -112,7 +112,7 @@ inline DistMatrix<double> read_weighted_graph_matrix_market(std::shared_ptr<Proc
         prepare.symmetrize = false;
     }
     return detail::stream_matrix_market<double>(
-        std::move(grid), path, std::size_t(1) << 20, 0, true, g.build(),
+        std::move(grid), path, detail::kGraphFileChunk, 0, true, g.build(),
         [&](std::vector<gindex_t>& rows, std::vector<gindex_t>& cols, ValueArray<double>& vals) {
             detail::prepare_weighted_edges(rows, cols, vals, prepare);
         },

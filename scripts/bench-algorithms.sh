@@ -8,6 +8,7 @@
 #   GapBS          tc | cc | pr | bc | sssp -f F -s, 2 threads;
 #   SuiteSparse:GraphBLAS (the gridblas-baseline-graphblas-* programs that were built: the
 #                  methods written with GraphBLAS calls, as LAGraph has no Debian package):
+#                  tc (the whole Sandia LUT count, renumbered by degree as gridblas does),
 #                  cc (FastSV), bc (batched Brandes, gridblas' 4 sources) and sssp (delta-
 #                  stepping, distances only, in both sssp rows) on F or its weighted copy, as
 #                  GapBS; pagerank on the generated graph the file holds; 2 threads.
@@ -44,7 +45,7 @@ while [[ $# -gt 0 ]]; do
         --gapbs) gapbs_src="$2"; shift 2 ;;
         --build-dir) build="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
-        -h|--help) sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench-algorithms.sh: unknown option $1 (see --help)" >&2; exit 1 ;;
     esac
 done
@@ -117,6 +118,7 @@ for round in $(seq 1 "$rounds"); do
         # SuiteSparse on the file GapBS reads.
         ss=()
         case "$algo" in
+            tc) ss=(tc) ;;
             cc) ss=(cc) ;;
             bc) ss=(bc --sources 1,100,1000,10000) ;;
             sssp | sssp-dist) ss=(sssp --source 1) ;;

@@ -120,23 +120,12 @@ int run(int argc, char** argv) {
         std::fputs(kHelp, stdout);
         return 0;
     }
-    if (!cli.has("file")) throw std::invalid_argument("--file is required (see --help)");
-    const std::string path = cli.str("file", "");
     const int trials = int(cli.integer("trials", 3, 1, 1 << 20));
     gridblas::bench::start_graphblas(cli);
-    const double t0 = now();
-    FileGraph g = gridblas::bench::read_graph_mtx(path, GrB_BOOL, true);
-    std::printf("graph: %s, %llu vertices, %llu stored entries (read in %.2f s)\n", path.c_str(),
-                (unsigned long long)g.n, (unsigned long long)g.entries, now() - t0);
-    std::printf("SuiteSparse:GraphBLAS %d.%d.%d threads: %d trials: %d\n", GxB_IMPLEMENTATION_MAJOR,
-                GxB_IMPLEMENTATION_MINOR, GxB_IMPLEMENTATION_SUB, omp_get_max_threads(), trials);
+    FileGraph g = gridblas::bench::read_reported_graph(cli, GrB_BOOL, trials);
     std::vector<double> times;
-    Components last;
-    for (int k = 0; k <= trials; ++k) {
-        double s = 0.0;
-        last = fastsv(g, s);
-        if (k > 0) times.push_back(s);  // the first run is the warm-up
-    }
+    const Components last = gridblas::bench::warm_then_time(
+        trials, times, [&](double& seconds) { return fastsv(g, seconds); });
     std::uint64_t components = 0;
     for (GrB_Index v = 0; v < g.n; ++v) components += last.parent[v] == v;
     const gridblas::bench::Summary s = gridblas::bench::summarize(times);

@@ -204,6 +204,35 @@ inline FileGraph read_graph_mtx(const std::string& path, GrB_Type type, bool sym
     return g;
 }
 
+/// The undirected graph of the command line's --file (required), read as `type` and
+/// reported: a "graph:" line and the SuiteSparse version, thread and trial line. For the
+/// baselines with no options of their own around the read (cc, tc).
+inline FileGraph read_reported_graph(const Cli& cli, GrB_Type type, int trials) {
+    if (!cli.has("file")) throw std::invalid_argument("--file is required (see --help)");
+    const std::string path = cli.str("file", "");
+    const double t0 = now();
+    FileGraph g = read_graph_mtx(path, type, true);
+    std::printf("graph: %s, %llu vertices, %llu stored entries (read in %.2f s)\n", path.c_str(),
+                (unsigned long long)g.n, (unsigned long long)g.entries, now() - t0);
+    std::printf("SuiteSparse:GraphBLAS %d.%d.%d threads: %d trials: %d\n", GxB_IMPLEMENTATION_MAJOR,
+                GxB_IMPLEMENTATION_MINOR, GxB_IMPLEMENTATION_SUB, omp_get_max_threads(), trials);
+    return g;
+}
+
+/// Runs `once(seconds)` one untimed warm-up and `trials` timed times; `times` gets the timed
+/// runs' seconds and the last run's result is returned.
+template <class Run>
+auto warm_then_time(int trials, std::vector<double>& times, Run once) {
+    times.clear();
+    double s = 0.0;
+    auto last = once(s);  // the warm-up
+    for (int k = 0; k < trials; ++k) {
+        last = once(s);
+        times.push_back(s);
+    }
+    return last;
+}
+
 /// A double as gridblas-graph writes it: %.17g, or inf.
 inline std::string real_text(double x) {
     if (std::isinf(x)) return x > 0 ? "inf" : "-inf";

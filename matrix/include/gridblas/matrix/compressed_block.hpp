@@ -116,13 +116,7 @@ public:
     CompressedBlock swapped(LocalFormat fmt) const {
         const lindex_t n_new = n_inner();
         const std::size_t total = nnz();
-        // The outer positions and their entry offsets, whatever the format.
-        const bool d = fmt_ == LocalFormat::dcsc;
-        const std::size_t num_outer = d ? dcsc_.nzc() : std::size_t(csr_.nrows());
-        const offset_t* op = d ? dcsc_.cp().data() : csr_.rowptr().data();
-        const lindex_t* ids = d ? dcsc_.jc().data() : nullptr;
-        const lindex_t* in = d ? dcsc_.ir().data() : csr_.colind().data();
-        const ValueArray<T>& val = d ? dcsc_.num() : csr_.vals();
+        const auto [num_outer, op, ids, in, val] = outer_arrays();
         int parts = 1;
 #if defined(_OPENMP)
         parts = omp_get_max_threads();
@@ -174,17 +168,6 @@ public:
                                  std::move(vals));
     }
 
-    /// Whether both blocks hold the same entries in the same format and dimensions.
-    bool same_entries(const CompressedBlock& o) const {
-        if (fmt_ != o.fmt_ || n_outer() != o.n_outer() || n_inner() != o.n_inner()) return false;
-        if (fmt_ == LocalFormat::dcsc) {
-            return dcsc_.jc() == o.dcsc_.jc() && dcsc_.cp() == o.dcsc_.cp() &&
-                   dcsc_.ir() == o.dcsc_.ir() && dcsc_.num() == o.dcsc_.num();
-        }
-        return csr_.rowptr() == o.csr_.rowptr() && csr_.colind() == o.csr_.colind() &&
-               csr_.vals() == o.csr_.vals();
-    }
-
     /// Whether the block equals its transpose (square, every entry (o, i) matched by an
     /// entry (i, o) with an equal value), so that it can serve as its own compression along
     /// the other index. One pass in outer order with a cursor per outer index: the mirrors
@@ -193,12 +176,7 @@ public:
     bool is_symmetric() const {
         const lindex_t n = n_outer();
         if (n != n_inner()) return false;
-        const bool d = fmt_ == LocalFormat::dcsc;
-        const std::size_t num_outer = d ? dcsc_.nzc() : std::size_t(n);
-        const offset_t* op = d ? dcsc_.cp().data() : csr_.rowptr().data();
-        const lindex_t* ids = d ? dcsc_.jc().data() : nullptr;
-        const lindex_t* in = d ? dcsc_.ir().data() : csr_.colind().data();
-        const ValueArray<T>& val = d ? dcsc_.num() : csr_.vals();
+        const auto [num_outer, op, ids, in, val] = outer_arrays();
         // next[o] .. end[o]: outer o's entries not yet matched as a mirror.
         std::vector<offset_t> next(std::size_t(n), 0), end(std::size_t(n), 0);
         for (std::size_t k = 0; k < num_outer; ++k) {
@@ -258,6 +236,24 @@ public:
     }
 
 private:
+    /// The stored outers whatever the format: how many, their entry offsets (num_outer + 1),
+    /// their ids (null for CSR, where stored outer k is outer k), the inner ids and values.
+    struct OuterArrays {
+        std::size_t num_outer;
+        const offset_t* ptr;
+        const lindex_t* ids;
+        const lindex_t* inner;
+        const ValueArray<T>& vals;
+    };
+    OuterArrays outer_arrays() const {
+        if (fmt_ == LocalFormat::dcsc) {
+            return {dcsc_.nzc(), dcsc_.cp().data(), dcsc_.jc().data(), dcsc_.ir().data(),
+                    dcsc_.num()};
+        }
+        return {std::size_t(csr_.nrows()), csr_.rowptr().data(), nullptr, csr_.colind().data(),
+                csr_.vals()};
+    }
+
     std::uint64_t stamp_;
     LocalFormat fmt_ = LocalFormat::dcsc;
     Dcsc<T> dcsc_;

@@ -72,9 +72,14 @@ struct Workspace::Impl {
     DeviceBuffer sparse_buf;            ///< cuSPARSE: SpMV external buffer
     cusparseContext* sparse = nullptr;  ///< cuSPARSE handle, created on first use
 
-    /// Device pointer to the counters (allocated on first use).
+    /// Device pointer to the counters (allocated and zeroed on first use, so that
+    /// read_counters() never copies memory no kernel has written).
     std::uint64_t* counter_ptr() {
-        counters.reserve(detail::kNumCounters * sizeof(std::uint64_t));
+        constexpr std::size_t bytes = detail::kNumCounters * sizeof(std::uint64_t);
+        if (counters.capacity() < bytes) {
+            counters.reserve(bytes);
+            counters.zero(bytes);
+        }
         return counters.as<std::uint64_t>();
     }
     /// Zeroes the counters (asynchronously, default stream).

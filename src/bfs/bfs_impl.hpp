@@ -19,6 +19,23 @@ void remap_vertex_arrays(ProcessGrid& grid, const Distribution& dist, gindex_t b
                          const std::vector<gindex_t>& a, const std::vector<gindex_t>& b,
                          bool a_is_vertex, const VertexRelabel& rl, bool to_internal,
                          std::vector<gindex_t>& a_out, std::vector<gindex_t>& b_out);
+
+/// Buffers of parent mode "after" (parents_after.cpp), kept between searches.
+struct AfterBuffers {
+    /// Levels + 1 (0: unreached) of this rank's piece and of its row block; of its piece
+    /// and column block the same, but 0 also where the search already set the parent.
+    std::vector<std::uint8_t> mine, row, mine_open, col;
+    std::vector<int> counts;
+    /// Candidate parent (local row) of each stored column of by_col, or ~0.
+    std::vector<lindex_t> cand;
+    /// One bit per column of the column block: this rank has a candidate; the same of
+    /// every rank of the grid column, rank after rank.
+    std::vector<std::uint64_t> has, has_all;
+    std::vector<lindex_t> own;         ///< this rank's candidates for its own piece
+    std::vector<lindex_t> send, recv;  ///< candidates for other pieces, ascending columns
+    std::vector<int> send_counts, recv_counts;
+    std::vector<std::size_t> next;  ///< read position in recv of each sender
+};
 }  // namespace detail
 
 struct BfsSolver::Impl {
@@ -43,16 +60,7 @@ struct BfsSolver::Impl {
     SpmvWorkspace<gindex_t, gindex_t, Pattern> ws_ids;
 
     /// Buffers of parent mode "after", kept between searches.
-    struct AfterBuffers {
-        /// Levels + 1 (0: unreached) of this rank's piece and of its row block; of its piece
-        /// and column block the same, but 0 also where the search already set the parent.
-        std::vector<std::uint8_t> mine, row, mine_open, col;
-        std::vector<int> counts;
-        std::vector<gindex_t> cand;  ///< candidate parent of each stored column of by_col
-        std::vector<detail::RoutedEntry<gindex_t>> send, recv;
-        std::vector<int> send_counts, recv_counts;
-    };
-    AfterBuffers after;
+    detail::AfterBuffers after;
     /// The search's and each level's times, reduced over the ranks at the end of a search.
     std::vector<double> level_times;
 

@@ -8,9 +8,10 @@
 # step is recorded and the next one runs.
 # Writes to $OUT (else ./out), at most 6 files: gpu-check.log (all output), summary.txt
 # (one line per step), bfs-*.json.
-#   GB_ROOTS       search keys of the single-GPU run at scale 22 (default 32)
-#   GB_S24_ROOTS   search keys of the single-GPU run at scale 24 (default 16: building the
-#                  graph takes about 50 s and validating each key about 8 s on the host)
+#   GB_ROOTS       search keys of the single-GPU run at scale 22 (default 16)
+#   GB_S24_ROOTS   search keys of the single-GPU run at scale 24 (default 4: on an 8-core
+#                  host, 2026-11-26, building the graph took 73 s and validating each key
+#                  about 11 s; 16 keys ran past the step's time)
 #   GB_DIST_ROOTS  search keys of the distributed runs (default 16)
 set -u
 
@@ -18,8 +19,8 @@ cd "$(dirname "$0")/.." || exit 1
 if [ -z "${OPAL_PREFIX:-}" ]; then source scripts/device-env.sh || exit 1; fi
 source scripts/device-steps.sh
 steps_begin "gridblas device check" gpu-check.log summary.txt "${GB_CHECK_BUDGET:-420}"
-roots=${GB_ROOTS:-32}
-s24_roots=${GB_S24_ROOTS:-16}
+roots=${GB_ROOTS:-16}
+s24_roots=${GB_S24_ROOTS:-4}
 dist_roots=${GB_DIST_ROOTS:-16}
 
 mpi=(mpirun --oversubscribe --bind-to none -np)

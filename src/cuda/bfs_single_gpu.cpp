@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <string>
 #include <type_traits>
 #include <utility>
@@ -39,6 +40,53 @@ Csr<Pattern> transpose(const Csr<Pattern>& a) {
                                      ValueArray<Pattern>(coo.cols.size()));
 }
 
+/// Copies `bytes` bytes of device memory to pageable host memory through `stage`, pinned
+/// memory of two chunks: while the host threads copy chunk c out of one half, the DMA engine
+/// fills the other with chunk c + 1. A plain cudaMemcpy to pageable memory runs at the
+/// driver's bounce-buffer speed: on an H100 it moved the 64 MiB of a scale-22 search's level
+/// and parent arrays in 6.8 ms, two thirds of the search (2026-11-26).
+void download_staged(const void* device, void* host, std::size_t bytes, PinnedBuffer& stage) {
+    constexpr std::size_t chunk = std::size_t(8) << 20;
+    if (bytes == 0) return;
+    stage.reserve(2 * chunk);
+    auto* const staging = static_cast<char*>(stage.data());
+    const auto* const from = static_cast<const char*>(device);
+    auto* const to = static_cast<char*>(host);
+    const std::size_t chunks = (bytes + chunk - 1) / chunk;
+    cudaEvent_t filled[2] = {nullptr, nullptr};
+    cudaError_t err = cudaEventCreateWithFlags(&filled[0], cudaEventDisableTiming);
+    if (err == cudaSuccess) err = cudaEventCreateWithFlags(&filled[1], cudaEventDisableTiming);
+    const auto length = [&](std::size_t c) { return std::min(chunk, bytes - c * chunk); };
+    // Chunk c goes to half c % 2; the default stream orders it after the search's kernels.
+    const auto fill = [&](std::size_t c) {
+        cudaError_t e = cudaMemcpyAsync(staging + (c % 2) * chunk, from + c * chunk, length(c),
+                                        cudaMemcpyDeviceToHost, cudaStream_t{});
+        if (e == cudaSuccess) e = cudaEventRecord(filled[c % 2], cudaStream_t{});
+        return e;
+    };
+    if (err == cudaSuccess) err = fill(0);
+    for (std::size_t c = 0; c < chunks && err == cudaSuccess; ++c) {
+        // Half (c + 1) % 2 was emptied by the host copy of chunk c - 1, which has returned.
+        if (c + 1 < chunks) err = fill(c + 1);
+        if (err == cudaSuccess) err = cudaEventSynchronize(filled[c % 2]);
+        if (err != cudaSuccess) break;
+        const char* src = staging + (c % 2) * chunk;
+        char* dst = to + c * chunk;
+        const std::size_t len = length(c);
+        constexpr std::size_t piece = std::size_t(1) << 20;
+        const std::size_t pieces = (len + piece - 1) / piece;
+#pragma omp parallel for schedule(static)
+        for (std::size_t k = 0; k < pieces; ++k) {
+            std::memcpy(dst + k * piece, src + k * piece, std::min(piece, len - k * piece));
+        }
+    }
+    if (err != cudaSuccess) (void)cudaDeviceSynchronize();  // no copy may outlive `stage`
+    for (cudaEvent_t e : filled) {
+        if (e != nullptr) (void)cudaEventDestroy(e);
+    }
+    GRIDBLAS_CUDA_CHECK(err);
+}
+
 void check_options(const BfsGpuOptions& o) {
     if (!(o.alpha > 0) || !(o.beta > 0)) {
         throw InvalidValue("cuda::bfs: alpha and beta must be positive");
@@ -58,6 +106,7 @@ struct BfsGpuSolver::Impl {
     DeviceBitmapVector<Pattern> visited;
     DeviceDenseVector<std::int64_t> level, parent;
     Workspace ws;
+    PinnedBuffer stage;       // host: staging of the result download (download_staged)
     SparseVector<Flag> seed;  // host: the one-entry start frontier
 
     const DeviceCsr<Pattern>& pull_matrix() const { return opt.symmetric ? out_edges : in_edges; }
@@ -195,8 +244,8 @@ void BfsGpuSolver::run(gindex_t source, BfsGpuResult& r) {
     static_assert(std::is_same_v<gindex_t, std::int64_t>);
     GRIDBLAS_CUDA_CHECK(cudaDeviceSynchronize());  // the parents kernel is not download time
     const auto d0 = std::chrono::steady_clock::now();
-    s.level.download(r.level.data());
-    s.parent.download(r.parent.data());
+    download_staged(s.level.data(), r.level.data(), std::size_t(s.n) * sizeof(gindex_t), s.stage);
+    download_staged(s.parent.data(), r.parent.data(), std::size_t(s.n) * sizeof(gindex_t), s.stage);
     const auto t1 = std::chrono::steady_clock::now();
     r.reached = reached;
     r.depth = int(depth);

@@ -10,7 +10,14 @@
 #                --gapbs path; it is copied and built with make);
 #   gridblas-baseline-graphblas --scale S (SuiteSparse:GraphBLAS push/pull BFS with
 #                LAGraph's rules on the same generated graph), 2 threads, when it was built
-#                (Debian: libgraphblas-dev).
+#                (Debian: libgraphblas-dev);
+#   CombBLAS's DirOptBFS (`dobfs S`), when a CombBLAS source tree is given (COMBBLAS_DIR=path
+#                or --combblas path; built here with mpicxx, Release, target dobfs only): on
+#                the rank counts of --ranks that are squares (it runs on square grids only), 1
+#                rank x 2 threads or n ranks x 1 thread. It reads no file: it generates its
+#                own Graph500 Kronecker graph of the same scale and edge factor (another
+#                instance of the same model), drops the isolated vertices, permutes the rest
+#                at random, and searches 64 random keys.
 # Every program searches --roots keys (default 64) and reports its mean time per search;
 # peak memory is the largest process's maximum resident set and the sum over processes (GNU
 # time's %M; for gridblas-bfs its own report of construction and search peaks). Writes, under
@@ -21,7 +28,7 @@
 # is the most square shape, 2 x 2 for 4 ranks).
 #
 # Usage: scripts/bench-side-by-side.sh [--scale S] [--rounds N] [--roots N] [--ranks "1 2 4 4:1x4"]
-#            [--gapbs DIR] [--out DIR] [--build-dir DIR] [--no-build]
+#            [--gapbs DIR] [--combblas DIR] [--out DIR] [--build-dir DIR] [--no-build]
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -33,6 +40,7 @@ rounds=3
 nroots=64
 ranks="1 2 4"
 gapbs_src=${GAPBS_DIR:-}
+combblas_src=${COMBBLAS_DIR:-}
 out=""
 build="build/bench"
 do_build=1
@@ -43,10 +51,11 @@ while [[ $# -gt 0 ]]; do
         --roots) nroots="$2"; shift 2 ;;
         --ranks) ranks="$2"; shift 2 ;;
         --gapbs) gapbs_src="$2"; shift 2 ;;
+        --combblas) combblas_src="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
         --build-dir) build="$2"; shift 2 ;;
         --no-build) do_build=0; shift ;;
-        -h|--help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench-side-by-side.sh: unknown option $1 (see --help)" >&2; exit 1 ;;
     esac
 done
@@ -85,6 +94,20 @@ else
 fi
 baseline=""
 if [[ -x $bin/gridblas-baseline-graphblas ]]; then baseline="$bin/gridblas-baseline-graphblas"; fi
+combblas=""
+if [[ -n $combblas_src ]]; then
+    echo "bench-side-by-side.sh: building CombBLAS's dobfs from $combblas_src" >&2
+    cb_build="$out/combblas-build"
+    if cmake -S "$combblas_src" -B "$cb_build" -DCMAKE_BUILD_TYPE=Release \
+        -DCMAKE_CXX_COMPILER=mpicxx -DCMAKE_C_COMPILER=mpicc > "$out/logs/combblas-build.txt" 2>&1 &&
+        cmake --build "$cb_build" -j "$(nproc)" --target dobfs >> "$out/logs/combblas-build.txt" 2>&1
+    then
+        combblas="$cb_build/Applications/dobfs"
+    else
+        tail -n 20 "$out/logs/combblas-build.txt" >&2
+        echo "bench-side-by-side.sh: CombBLAS did not build: its rows are skipped" >&2
+    fi
+fi
 
 file=$(bench_kron_file "$bin/gridblas-kron" "$scale" "$out/logs/kron.txt")
 
@@ -119,6 +142,20 @@ for round in $(seq 1 "$rounds"); do
     if [[ -n $baseline ]]; then
         run suitesparse "$baseline" --scale "$scale" --threads 2 --roots "$nroots" --verify 0
     fi
+    if [[ -n $combblas ]]; then
+        for entry in $ranks; do
+            p=${entry%%:*}
+            q=1
+            while ((q * q < p)); do q=$((q + 1)); done
+            ((q * q == p)) || continue
+            # Once per rank count; GNU time inside mpirun: one peak per process.
+            [[ -e $out/logs/combblas-np$p.r$round.txt ]] && continue
+            threads=1
+            [[ $p -eq 1 ]] && threads=2
+            OMP_NUM_THREADS=$threads run "combblas-np$p" mpirun -np "$p" --bind-to none \
+                -x OMP_NUM_THREADS /usr/bin/time -f "peak_rss_kb: %M" "$combblas" "$scale"
+        done
+    fi
 done
 
 python3 - "$out" "$rounds" "$scale" "$nroots" "$ranks" << 'EOF'
@@ -131,15 +168,19 @@ def grab(name, r):
     if not f.exists():
         return None, None
     t = f.read_text()
-    m = re.search(r"^mean_time: ([0-9.eE+-]+)", t, re.M) or re.search(r"^Average Time:\s+([0-9.]+)", t, re.M)
+    m = (re.search(r"^mean_time: ([0-9.eE+-]+)", t, re.M) or re.search(r"^Average Time:\s+([0-9.]+)", t, re.M)
+         or re.search(r"^Mean time: ([0-9.eE+-]+) seconds", t, re.M))
     # gridblas-bfs reports its own peaks (largest rank and summed over ranks) for
     # construction and search: under mpirun, GNU time would measure the launcher instead.
     own = re.findall(r"^(?:construction|search)_peak_rss_gib: ([0-9.]+) \(largest rank\), ([0-9.]+) \(sum", t, re.M)
     if own:
         return (float(m.group(1)) * 1e3 if m else None), (max(float(a) for a, _ in own), max(float(b) for _, b in own))
-    rss = re.search(r"^peak_rss_kb: (\d+)", t, re.M)
-    gib = int(rss.group(1)) / 2**20 if rss else None
-    return (float(m.group(1)) * 1e3 if m else None), (gib, gib)
+    # One line per process under mpirun (CombBLAS), else the program's own.
+    rss = [int(k) / 2**20 for k in re.findall(r"^peak_rss_kb: (\d+)", t, re.M)]
+    if name.startswith("combblas") and len(rss) > 1:
+        rss = rss[:-1]  # the last line is GNU time around mpirun (the launcher)
+    mem = (max(rss), sum(rss)) if rss else (None, None)
+    return (float(m.group(1)) * 1e3 if m else None), mem
 
 def row(entry):
     p, _, shape = entry.partition(":")
@@ -147,6 +188,11 @@ def row(entry):
     return (f"gridblas-np{p}-{shape}", f"{label}, {shape} grid") if shape else (f"gridblas-np{p}", label)
 rows = [row(e) for e in ranks]
 rows += [("gapbs", "GapBS bfs, 2 threads"), ("suitesparse", "SuiteSparse:GraphBLAS push/pull, 2 threads")]
+for p in dict.fromkeys(int(e.partition(":")[0]) for e in ranks):
+    q = round(p ** 0.5)
+    if q * q == p:
+        t = "2 threads" if p == 1 else "1 thread"
+        rows.append((f"combblas-np{p}", f"CombBLAS DirOptBFS (own instance), {p} rank{'s' if p != 1 else ''} x {t}, {q}x{q} grid"))
 gap = [grab("gapbs", r)[0] for r in range(1, rounds + 1)]
 lines = [f"Kronecker scale {scale}, edge factor 16 (file written by gridblas-kron), {nroots} keys, "
          f"{rounds} rounds; {platform.node()}, {datetime.date.today()}.", "",
@@ -164,6 +210,9 @@ for name, label in rows:
     lines.append(f"| {label} | {times} | {ratios} | {mem} |")
 lines.append("")
 lines.append("Ratio = GapBS's mean time / the program's mean time in the same round (> 1: faster than GapBS).")
+if any((logs / f"{n}.r1.txt").exists() for n, _ in rows if n.startswith("combblas")):
+    lines.append("CombBLAS searches its own Graph500 instance of this scale (isolated vertices dropped, "
+                 "vertices permuted), not the file; its peak memory includes generating the graph.")
 (pathlib.Path(out) / "results.md").write_text("\n".join(lines) + "\n")
 print("\n".join(lines))
 EOF

@@ -118,25 +118,38 @@ __global__ void degree_bitmap_kernel(const offset_t* rowptr, const std::uint64_t
     warp_add_counter(sum, s);
 }
 
-/// One warp per vertex (warp_first_hit: a thread per vertex left each long row of a skewed
-/// graph to one thread scanning serially, and the whole launch waited for it). Rows of the
-/// in-edge CSR are sorted, so the first in-neighbour one level up is the smallest one: the
-/// same tree as the CPU BFS's `min` parent mode.
+/// A warp per 32 consecutive vertices. The lanes read the 32 levels and row bounds at once
+/// (coalesced; an unreached vertex, many in a skewed graph, needs nothing more), then the warp
+/// scans the rows of the reached ones one after the other with warp_first_hit (a thread per
+/// vertex left each long row to one thread scanning serially, and the whole launch waited for
+/// it). A warp per vertex, as before, spent four dependent memory round trips on each reached
+/// vertex and one on each unreached one at full occupancy: latency-bound at 18% of DRAM
+/// bandwidth on an H100 (2026-11-26). Rows of the in-edge CSR are sorted, so the first
+/// in-neighbour one level up is the smallest one: the same tree as the CPU BFS's `min` parent
+/// mode.
 __global__ void parents_kernel(const offset_t* in_ptr, const lindex_t* in_col, lindex_t n,
                                const std::int64_t* level, std::int64_t* parent, lindex_t source) {
-    const std::uint64_t warps = thread_count() / 32;
-    for (std::uint64_t v = thread_index() / 32; v < n; v += warps) {  // warp-uniform
-        const std::int64_t lv = level[v];
-        std::int64_t p = -1;
-        if (v == source) {
-            p = std::int64_t(v);
-        } else if (lv > 0) {  // warp-uniform: every lane read the same level[v]
-            const offset_t e = in_ptr[v + 1];
-            const offset_t q = warp_first_hit(in_col, in_ptr[v], e,
-                                              [&](lindex_t u) { return level[u] == lv - 1; });
-            if (q < e) p = std::int64_t(in_col[q]);
+    constexpr unsigned all = 0xffffffffu;
+    const unsigned lane = threadIdx.x & 31;
+    const std::uint64_t stride = thread_count();  // a multiple of 32: whole warps
+    for (std::uint64_t first = thread_index() - lane; first < n; first += stride) {  // warp-uniform
+        const std::uint64_t v = first + lane;
+        const bool mine = v < n;
+        const std::int64_t lv = mine ? level[v] : -1;
+        std::int64_t p = mine && v == source ? std::int64_t(v) : -1;
+        const bool scan = mine && lv > 0;  // reached, not the source (level 0)
+        const offset_t b = scan ? in_ptr[v] : 0;
+        const offset_t e = scan ? in_ptr[v + 1] : 0;
+        for (unsigned todo = __ballot_sync(all, scan); todo != 0; todo &= todo - 1) {
+            const int k = __ffs(int(todo)) - 1;
+            const offset_t kb = __shfl_sync(all, b, k);
+            const offset_t ke = __shfl_sync(all, e, k);
+            const std::int64_t want = __shfl_sync(all, lv, k) - 1;
+            const offset_t q =
+                warp_first_hit(in_col, kb, ke, [&](lindex_t u) { return level[u] == want; });
+            if (int(lane) == k && q < ke) p = std::int64_t(in_col[q]);
         }
-        if ((threadIdx.x & 31) == 0) parent[v] = p;
+        if (mine) parent[v] = p;
     }
 }
 
@@ -221,8 +234,7 @@ void degree_sum_bitmap(const offset_t* rowptr, const std::uint64_t* bits, lindex
 void bfs_parents_from_levels(const offset_t* in_ptr, const lindex_t* in_col, lindex_t n,
                              const std::int64_t* level, std::int64_t* parent, lindex_t source) {
     if (n == 0) return;
-    parents_kernel<<<grid_for(std::uint64_t(n) * 32), kBlockSize>>>(in_ptr, in_col, n, level,
-                                                                    parent, source);
+    parents_kernel<<<grid_for(n), kBlockSize>>>(in_ptr, in_col, n, level, parent, source);
     check_launch("bfs_parents_from_levels");
 }
 

@@ -17,13 +17,16 @@
 # early stop: gridblas --iterations 20 --tolerance 0, GapBS pr -i 20 -t 0), bc (4 sources:
 # gridblas --sources of 4 vertices, GapBS bc -i 4 with its own random sources), sssp (from
 # vertex 1 on a copy of F with integer weights uniform in [1, 255] (seeded), which both read;
-# each with its default delta; sssp-dist: the same with gridblas --no-parents, distances
-# only, which is all GapBS's sssp computes). Times are each
+# each with its default delta; gridblas with --weights float, 4-byte weights and distances as
+# GapBS's 32-bit integers (every sum is exact in float), and with parents; sssp-dist: the same
+# with gridblas --no-parents, distances only, which is all GapBS's sssp computes; sssp-double:
+# gridblas' default 8-byte weights, with parents, not run unless named). Times are each
 # program's own mean over --trials runs. Writes bench-results/algo-<date>/results.md
 # (git-ignored). The mxm-based products against SuiteSparse:GraphBLAS are in bench-mxm.sh.
 #
 # Usage: scripts/bench-algorithms.sh [--scale S] [--rounds N] [--trials N]
-#            [--algos "tc cc pagerank bc sssp sssp-dist"] [--gapbs DIR] [--build-dir DIR]
+#            [--algos "tc cc pagerank bc sssp sssp-dist [sssp-double]"] [--gapbs DIR]
+#            [--build-dir DIR]
 #            [--out DIR]
 set -euo pipefail
 
@@ -45,7 +48,7 @@ while [[ $# -gt 0 ]]; do
         --gapbs) gapbs_src="$2"; shift 2 ;;
         --build-dir) build="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
-        -h|--help) sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench-algorithms.sh: unknown option $1 (see --help)" >&2; exit 1 ;;
     esac
 done
@@ -93,8 +96,9 @@ for round in $(seq 1 "$rounds"); do
         input="$file"
         run="$algo"
         case "$algo" in
-            sssp) extra=(--source 1); input="$wfile" ;;
-            sssp-dist) run=sssp; extra=(--source 1 --no-parents); input="$wfile" ;;
+            sssp) extra=(--source 1 --weights float); input="$wfile" ;;
+            sssp-dist) run=sssp; extra=(--source 1 --weights float --no-parents); input="$wfile" ;;
+            sssp-double) run=sssp; extra=(--source 1 --weights double); input="$wfile" ;;
             pagerank) extra=(--iterations 20 --tolerance 0) ;;
             bc) extra=(--sources 1,100,1000,10000) ;;
         esac
@@ -121,7 +125,7 @@ for round in $(seq 1 "$rounds"); do
             tc) ss=(tc) ;;
             cc) ss=(cc) ;;
             bc) ss=(bc --sources 1,100,1000,10000) ;;
-            sssp | sssp-dist) ss=(sssp --source 1) ;;
+            sssp | sssp-dist | sssp-double) ss=(sssp --source 1) ;;
         esac
         ss_bin="$build/benchmarks/gridblas-baseline-graphblas-${ss[0]:-none}"
         if [[ ${#ss[@]} -gt 0 && -x $ss_bin ]]; then
@@ -134,7 +138,7 @@ for round in $(seq 1 "$rounds"); do
         if [[ -n "$gapbs" ]]; then
             case "$algo" in
                 tc) g=(tc) ;; cc) g=(cc) ;; pagerank) g=(pr -i 20 -t 0) ;; bc) g=(bc -i 4) ;;
-                sssp | sssp-dist) g=(sssp -r 1) ;;
+                sssp | sssp-dist | sssp-double) g=(sssp -r 1) ;;
             esac
             log="$out/logs/gapbs-$algo-r$round.log"
             OMP_NUM_THREADS=2 "$gapbs/${g[0]}" -f "$input" -s -n "$trials" "${g[@]:1}" > "$log" 2>&1

@@ -5,9 +5,11 @@
 // indexed by bucket number (sssp_buckets.hpp; stale entries dropped when a bucket comes
 // up); a round relaxes every out-edge of the frontier with one vxm_update over (min, +) (a
 // push accumulated straight into the piece's distance array; Sridhar et al., GrAPL 2019,
-// give the linear-algebra form) and looks only at the distances it changed. The parents
-// come from one scan of the edges at the end that stops at each vertex's first in-neighbour
-// attaining its distance (vxm_witness). See sssp.hpp.
+// give the linear-algebra form) and looks only at the distances it changed. With float
+// weights the parent travels with the distance in one 64-bit label (sssp_labels.hpp), so the
+// relaxation records it; with double weights the parents come from one scan of the edges at
+// the end that stops at each vertex's first in-neighbour attaining its distance
+// (vxm_witness). See sssp.hpp.
 
 #include "gridblas/algorithms/sssp.hpp"
 
@@ -20,6 +22,7 @@
 
 #include "algorithms/algo_checks.hpp"
 #include "algorithms/sssp_buckets.hpp"
+#include "algorithms/sssp_labels.hpp"
 #include "gridblas/kernels/cpu/parallel.hpp"
 #include "gridblas/kernels/cpu/spmspv_update.hpp"
 #include "gridblas/ops/spmv_update.hpp"
@@ -62,6 +65,95 @@ std::pair<double, gindex_t> check_weights(const DistMatrix<W>& a) {
     return {maxw_all, a.nvals()};
 }
 
+/// The delta-stepping search proper: returns this rank's labels (L::unreached() where
+/// unreached) and counts the relaxations into `relaxed` and the buckets and rounds into r.
+template <class L, class W>
+std::vector<typename L::Label> search(const DistMatrix<W>& a, gindex_t source, double delta,
+                                      double maxw, SsspResult& r, std::uint64_t& relaxed) {
+    using Label = typename L::Label;
+    using S = typename L::Semiring;
+    comm::Communicator& world = a.grid()->world();
+    // The bucket of a finite distance: floor(x / delta), computed as floor(x * (1 / delta)),
+    // which is as monotone in x (all that delta-stepping needs) and spares a division per
+    // improved vertex; 0 for all distances when delta is infinite. A double: any delta works.
+    const double inverse = std::isfinite(delta) ? 1.0 / delta : 0.0;
+    const auto bucket_of = [inverse](double x) { return std::floor(x * inverse); };
+
+    // This rank's piece: the labels, and the buckets (lists of local vertices, possibly with
+    // stale entries: vertices whose distance has since moved to a lower bucket). seen[k] is
+    // the distance at which vertex k last joined a bucket or a round's frontier: a change of
+    // label at the same distance (a smaller parent id) needs no new expansion, and since
+    // distances only decrease, a vertex never rejoins a bucket it left and no list holds a
+    // vertex twice.
+    const DistVector<double> shape(a.grid(), a.nrows());
+    const gindex_t begin = shape.local_begin();
+    const std::size_t m = shape.local_size();
+    std::vector<Label> label(m, L::unreached());
+    std::vector<W> seen(m, kInf<W>);
+    std::vector<std::uint64_t> bits((m + 63) / 64, 0);  // for ordering lists; zero between uses
+    // Improvements land at most max weight / delta (+ 2 for the rounding of the two
+    // floors) buckets above the one being processed.
+    detail::SsspBuckets buckets(maxw * inverse + 2.0);
+    if (source >= begin && source < begin + gindex_t(m)) {
+        const std::size_t k = std::size_t(source - begin);
+        label[k] = L::source(source);
+        seen[k] = W(0);
+        buckets.push(0.0, lindex_t(k));
+    }
+    UpdateSpmvWorkspace<Label, Label> ws;
+    std::vector<lindex_t> now, changed;  // the frontier's local vertices, ascending
+    std::vector<Label> offers;           // what they offer their out-neighbours
+    for (;;) {
+        // The lowest bucket with a live entry, on this rank and then on all. An entry is
+        // stale when its vertex has since moved to a lower bucket; the labels sit at random
+        // places, so the one a few entries ahead is prefetched.
+        const double mine =
+            buckets.lowest([&](const std::vector<lindex_t>& list, std::size_t e, double key) {
+                if (e + 16 < list.size()) __builtin_prefetch(label.data() + list[e + 16]);
+                return bucket_of(L::distance(label[list[e]])) == key;
+            });
+        const double cur = world.allreduce(mine, comm::ReduceOp::min, "sssp-bucket");
+        if (cur == kInf<double>) break;
+        ++r.buckets;
+        buckets.advance(cur);
+        now.clear();
+        if (mine == cur) {
+            buckets.take(cur, now);
+            // Ascending, as vxm_update takes it: a sort, or a scan of the bits when the
+            // list is long.
+            for (const lindex_t k : now) bits[k >> 6] |= std::uint64_t(1) << (k & 63);
+            kernels::detail::order_changed(now, bits.data(), 0, bits.size());
+        }
+        // Rounds: relax every out-edge of the frontier into the labels; the vertices
+        // improved into this bucket are the next round's frontier, the others wait in their
+        // buckets.
+        while (world.allreduce(gindex_t(now.size()), comm::ReduceOp::sum, "sssp-round") > 0) {
+            ++r.rounds;
+            offers.resize(now.size());
+            for (std::size_t e = 0; e < now.size(); ++e) {
+                offers[e] = L::offer(label[now[e]], begin + gindex_t(now[e]));
+            }
+            vxm_update<S>(std::span<Label>(label), std::span<const lindex_t>(now),
+                          std::span<const Label>(offers), a, ws, changed);
+            relaxed += ws.last_entries;
+            now.clear();
+            for (const lindex_t k : changed) {
+                const W d = L::distance(label[k]);
+                const W before = seen[k];
+                if (d == before) continue;  // only the parent changed
+                seen[k] = d;
+                const double b = bucket_of(d);
+                if (b == cur) {
+                    now.push_back(k);
+                } else if (before == kInf<W> || bucket_of(before) != b) {
+                    buckets.push(b, k);
+                }
+            }
+        }
+    }
+    return label;
+}
+
 /// The search over weights and distances of type W (double or float); the distances are
 /// returned as doubles (exactly the W values).
 template <class W>
@@ -87,106 +179,64 @@ SsspResult sssp_impl(const DistMatrix<W>& a, gindex_t source, const SsspOptions&
         delta = maxw / std::max(1.0, avg_degree);
         if (!(delta > 0.0)) delta = 1.0;
     }
-    // The bucket of a finite distance: floor(x / delta), computed as floor(x * (1 / delta)),
-    // which is as monotone in x (all that delta-stepping needs) and spares a division per
-    // improved vertex; 0 for all distances when delta is infinite. A double: any delta works.
-    const double inverse = std::isfinite(delta) ? 1.0 / delta : 0.0;
-    const auto bucket_of = [inverse](double x) { return std::floor(x * inverse); };
-
-    // This rank's piece: the distances, and the buckets (lists of local vertices, possibly
-    // with stale entries: vertices whose distance has since moved to a lower bucket).
-    // listed[k] is the last bucket vertex k joined: distances only decrease, so a vertex
-    // never rejoins a bucket it left and no list holds a vertex twice.
-    const DistVector<double> shape(grid, n);
-    const gindex_t begin = shape.local_begin();
-    const std::size_t m = shape.local_size();
-    std::vector<W> dist(m, kInf<W>);
-    std::vector<double> listed(m, -1.0);
-    std::vector<std::uint64_t> bits((m + 63) / 64, 0);  // for ordering lists; zero between uses
-    // Improvements land at most max weight / delta (+ 2 for the rounding of the two
-    // floors) buckets above the one being processed.
-    detail::SsspBuckets buckets(maxw * inverse + 2.0);
-    if (source >= begin && source < begin + gindex_t(m)) {
-        dist[std::size_t(source - begin)] = W(0);
-        listed[std::size_t(source - begin)] = 0.0;
-        buckets.push(0.0, lindex_t(source - begin));
-    }
-    UpdateSpmvWorkspace<W, W> ws;
-    std::vector<lindex_t> now, changed;  // the frontier's local vertices, ascending
-    std::vector<W> offers;               // their distances
     SsspResult r;
     std::uint64_t relaxed = 0;
-    for (;;) {
-        // The lowest bucket with a live entry, on this rank and then on all. An entry is
-        // stale when its vertex has since moved to a lower bucket; the distances sit at
-        // random places, so the one a few entries ahead is prefetched.
-        const double mine =
-            buckets.lowest([&](const std::vector<lindex_t>& list, std::size_t e, double key) {
-                if (e + 16 < list.size()) __builtin_prefetch(dist.data() + list[e + 16]);
-                return bucket_of(dist[list[e]]) == key;
-            });
-        const double cur = world.allreduce(mine, comm::ReduceOp::min, "sssp-bucket");
-        if (cur == kInf<double>) break;
-        ++r.buckets;
-        buckets.advance(cur);
-        now.clear();
-        if (mine == cur) {
-            buckets.take(cur, now);
-            // Ascending, as vxm_update takes it: a sort, or a scan of the bits when the
-            // list is long.
-            for (const lindex_t k : now) bits[k >> 6] |= std::uint64_t(1) << (k & 63);
-            kernels::detail::order_changed(now, bits.data(), 0, bits.size());
-        }
-        // Rounds: relax every out-edge of the frontier into the distances; the vertices
-        // improved into this bucket are the next round's frontier, the others wait in their
-        // buckets.
-        while (world.allreduce(gindex_t(now.size()), comm::ReduceOp::sum, "sssp-round") > 0) {
-            ++r.rounds;
-            offers.resize(now.size());
-            for (std::size_t e = 0; e < now.size(); ++e) offers[e] = dist[now[e]];
-            vxm_update<min_plus<W>>(std::span<W>(dist), std::span<const lindex_t>(now),
-                                    std::span<const W>(offers), a, ws, changed);
-            relaxed += ws.last_entries;
-            now.clear();
-            for (const lindex_t k : changed) {
-                const double b = bucket_of(dist[k]);
-                if (b == cur) {
-                    now.push_back(k);
-                } else if (listed[k] != b) {
-                    listed[k] = b;
-                    buckets.push(b, k);
-                }
-            }
-        }
-    }
-
-    const double t_parents = comm::wtime();
-    // Parents: the smallest-id in-neighbour u with d(u) + w(u, v) = d(v), found by a scan of
-    // v's in-edges that stops at the first such u (unreached vertices are not searched).
-    std::vector<gindex_t> via;
-    if (o.parents) {
-        via.resize(m);
-        WitnessSpmvWorkspace<W, W> pws;
-        vxm_witness<min_plus<W>>(std::span<gindex_t>(via), std::span<const W>(dist),
-                                 std::span<const W>(dist), a, kInf<W>, pws);
-    }
-
+    const gindex_t begin = DistVector<double>(grid, n).local_begin();
+    double t_parents = 0.0;
     r.dist = a.row_dist();
     r.local_begin = begin;
     r.source = source;
     r.delta = delta;
     r.has_parents = o.parents;
-    if (o.parents) r.parent.assign(m, -1);
     gindex_t reached = 0;
-    for (std::size_t k = 0; k < m; ++k) {
-        if (dist[k] == kInf<W>) continue;
-        ++reached;
-        if (o.parents) r.parent[k] = begin + gindex_t(k) == source ? source : via[k];
+    // Float weights carry the parent in the label when the ids fit its 32 bits; otherwise
+    // the parents come from one scan of the edges at the end that stops at each vertex's
+    // first in-neighbour attaining its distance (vxm_witness): the smallest-id in-neighbour
+    // u with d(u) + w(u, v) = d(v), the same parent either way.
+    bool searched = false;
+    if constexpr (std::is_same_v<W, float>) {
+        if (o.parents && n <= detail::PathLabels::max_vertices) {
+            using P = detail::PathLabels;
+            const std::vector<std::uint64_t> label = search<P>(a, source, delta, maxw, r, relaxed);
+            t_parents = comm::wtime();
+            searched = true;
+            const std::size_t m = label.size();
+            r.distance.resize(m);
+            r.parent.resize(m);
+            const int threads = kernels::detail::threads_for(kernels::ParallelPolicy{}, m);
+#pragma omp parallel for num_threads(threads) reduction(+ : reached) if (threads > 1)
+            for (std::size_t k = 0; k < m; ++k) {
+                const float d = P::distance(label[k]);
+                r.distance[k] = d;
+                const bool is_reached = d != kInf<float>;
+                reached += is_reached ? 1 : 0;
+                const gindex_t g = begin + gindex_t(k);
+                r.parent[k] = !is_reached ? -1 : g == source ? source : P::parent(label[k]);
+            }
+        }
     }
-    if constexpr (std::is_same_v<W, double>) {
-        r.distance = std::move(dist);
-    } else {
-        r.distance.assign(dist.begin(), dist.end());
+    if (!searched) {
+        std::vector<W> dist = search<detail::DistanceLabels<W>>(a, source, delta, maxw, r, relaxed);
+        t_parents = comm::wtime();
+        std::vector<gindex_t> via;
+        if (o.parents) {
+            via.resize(dist.size());
+            WitnessSpmvWorkspace<W, W> pws;
+            vxm_witness<min_plus<W>>(std::span<gindex_t>(via), std::span<const W>(dist),
+                                     std::span<const W>(dist), a, kInf<W>, pws);
+        }
+        const std::size_t m = dist.size();
+        if (o.parents) r.parent.assign(m, -1);
+        for (std::size_t k = 0; k < m; ++k) {
+            if (dist[k] == kInf<W>) continue;
+            ++reached;
+            if (o.parents) r.parent[k] = begin + gindex_t(k) == source ? source : via[k];
+        }
+        if constexpr (std::is_same_v<W, double>) {
+            r.distance = std::move(dist);
+        } else {
+            r.distance.assign(dist.begin(), dist.end());
+        }
     }
     gindex_t counts[2] = {reached, gindex_t(relaxed)};
     world.allreduce(std::span<gindex_t>(counts, 2), comm::ReduceOp::sum, "sssp-end");

@@ -134,10 +134,23 @@ TEST(Sssp, FloatWeightsEveryGrid) {
         for (gindex_t src : sources) {
             const std::string ctx = "source " + std::to_string(src) + " grid " +
                                     std::to_string(grid->pr()) + "x" + std::to_string(grid->pc());
+            // The parent rides in the label during the search: with ties everywhere (integer
+            // weights), every bucket width must give the smallest-id parent, as Dijkstra's
+            // reference picks it — narrow buckets, the default, wide ones, and one bucket
+            // (Bellman-Ford, where a vertex is expanded at several distances).
+            const auto [want_d, want_p] = test::serial_dijkstra(e, src);
+            for (const double delta : {1.0, 3.5, 40.0, kInf}) {
+                SsspOptions o;
+                o.delta = delta;
+                const SsspResult rd = sssp(a, src, o);
+                ASSERT_EQ(test::gather_piece(*grid, e.n, rd.local_begin, rd.distance), want_d)
+                    << ctx << " delta " << delta;
+                ASSERT_EQ(test::gather_piece(*grid, e.n, rd.local_begin, rd.parent), want_p)
+                    << ctx << " delta " << delta;
+            }
             SsspResult r = sssp(a, src);
             const auto dist = test::gather_piece(*grid, e.n, r.local_begin, r.distance);
             const auto parent = test::gather_piece(*grid, e.n, r.local_begin, r.parent);
-            const auto [want_d, want_p] = test::serial_dijkstra(e, src);
             ASSERT_EQ(dist, want_d) << ctx;
             ASSERT_EQ(parent, want_p) << ctx;
             EXPECT_TRUE(validate_sssp(a, r).ok()) << ctx;

@@ -16,9 +16,12 @@
 ///    frontier) or a later one.
 /// Light and heavy edges are not told apart: a round relaxes every out-edge of its frontier,
 /// which costs fewer passes than two matrices (GapBS does the same).
-/// Parents come from one last scan of the in-edges (vxm_witness), which stops at each
-/// vertex's first match: the parent of v is the smallest-id in-neighbour u with
-/// d(u) + w(u, v) = d(v), on any grid and thread count.
+/// The parent of v is the smallest-id in-neighbour u with d(u) + w(u, v) = d(v), on any grid
+/// and thread count. With float weights (and fewer than 2^32 - 1 vertices) the search finds
+/// it as it goes: each vertex's distance and parent are one 64-bit label, (float bits, parent
+/// id), relaxed with an unsigned minimum, so parents cost no pass of their own. With double
+/// weights they come from one last scan of the in-edges (vxm_witness) that stops at each
+/// vertex's first match.
 /// Weights must be positive and finite.
 
 #include <cstdint>
@@ -37,9 +40,10 @@ struct SsspOptions {
     /// Bucket width Δ; 0 picks max weight / average out-degree (Meyer & Sanders' Θ(1/d) for
     /// weights in [0, 1)). Infinity turns the search into frontier-based Bellman-Ford.
     double delta = 0.0;
-    /// Find each vertex's parent (one more scan of the edges, which stops at each vertex's
-    /// first match). False: distances only (SsspResult::has_parents false, parent empty), as
-    /// GapBS's sssp and LAGraph's return them.
+    /// Find each vertex's parent (float weights: during the search, in 8-byte labels instead
+    /// of 4-byte distances; double weights: one more scan of the edges, which stops at each
+    /// vertex's first match). False: distances only (SsspResult::has_parents false, parent empty),
+    /// as GapBS's sssp and LAGraph's return them.
     bool parents = true;
 };
 
@@ -58,7 +62,8 @@ struct SsspResult {
     int rounds = 0;                   ///< relaxation rounds (push vxm calls), all buckets
     std::uint64_t relaxed_edges = 0;  ///< edge relaxations of all rounds, all ranks
     double seconds = 0.0;             ///< wall time (max over ranks)
-    double parent_seconds = 0.0;      ///< of which finding the parents (max over ranks)
+    /// Of which the parent pass (double weights) or unpacking the labels (float), max over ranks.
+    double parent_seconds = 0.0;
 };
 
 /// Shortest paths from `source` along out-edges (a stored A(u, v) = w is an edge u -> v of

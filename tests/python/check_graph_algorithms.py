@@ -5,7 +5,8 @@ Runs `gridblas-graph cc|pagerank|sssp` under mpirun on Matrix Market graphs of t
 at several rank counts and grid shapes, and compares its --output with
 scipy.sparse.csgraph.connected_components (component = smallest vertex id),
 networkx.pagerank (L1 difference <= 1e-6) and scipy.sparse.csgraph.dijkstra (distances to a
-relative 1e-12; every parent edge gives its vertex's distance), networkx.triangles (the total
+relative 1e-12; every parent edge gives its vertex's distance; the same to 1e-5 with
+--weights float, summed in float), networkx.triangles (the total
 over vertices / 3), networkx.clustering (each coefficient to 1e-12) and, for multi-source BFS,
 networkx.single_source_shortest_path_length from each source (every reached vertex, exactly),
 and for betweenness centrality networkx.betweenness_centrality_subset from the same sources to
@@ -124,7 +125,9 @@ def check_pagerank(rows, n, edges, directed):
     return None
 
 
-def check_sssp(rows, n, edges, directed, source):
+def check_sssp(rows, n, edges, directed, source, tol=1e-12):
+    """tol: relative tolerance on distances (1e-12 for double weights; float weights are
+    summed in float, so their distances differ from scipy's double ones in the 7th digit)."""
     import scipy.sparse.csgraph as cg
     want = cg.dijkstra(csr(n, edges), directed=True, indices=source).tolist()
     for r in rows:
@@ -134,13 +137,13 @@ def check_sssp(rows, n, edges, directed, source):
             if not (math.isinf(w) and math.isinf(d) and p == -1):
                 return f"vertex {v}: distance {d} parent {p}, dijkstra says {w}"
             continue
-        if abs(d - w) > 1e-12 * max(1.0, abs(w)):
+        if abs(d - w) > tol * max(1.0, abs(w)):
             return f"vertex {v}: distance {d}, dijkstra says {w}"
         if v == source:
             if p != source:
                 return f"source {v} has parent {p}"
             continue
-        if (p, v) not in edges or abs(want[p] + edges[(p, v)] - w) > 1e-12 * max(1.0, w):
+        if (p, v) not in edges or abs(want[p] + edges[(p, v)] - w) > tol * max(1.0, w):
             return f"vertex {v}: parent {p} does not give its distance {w}"
     return None
 
@@ -266,6 +269,14 @@ def main():
                         err = check_bc(rows, n, edges, directed, bc_sources)
                     else:
                         err = check_sssp(rows, n, edges, directed, s)
+                        if not err:
+                            # Float weights: the parents come from packed labels during the
+                            # search instead of a pass of their own.
+                            rows = run_driver(args, np_, grid, algo, path, directed,
+                                              extra + ["--weights", "float"])
+                            err = check_sssp(rows, n, edges, directed, s, tol=1e-5)
+                            if err:
+                                err = "with --weights float: " + err
                     checks += 1
                     what = f"{algo} {name} np {np_} grid {grid}" + (
                         f" source {s}" if s is not None else "")

@@ -41,7 +41,6 @@ template <class W>
 struct DistanceLabels {
     using Label = W;
     using Semiring = min_plus<W>;
-    static constexpr bool has_parent = false;
     static constexpr Label unreached() { return std::numeric_limits<W>::infinity(); }
     static Label source(gindex_t) { return W(0); }
     static W distance(Label l) { return l; }
@@ -53,7 +52,6 @@ struct DistanceLabels {
 struct PathLabels {
     using Label = std::uint64_t;
     using Semiring = min_plus_parent;
-    static constexpr bool has_parent = true;
     /// Never offered (an unreached vertex is never in a frontier); reads as +infinity.
     static constexpr Label unreached() { return std::uint64_t(0x7f800000u) << 32 | 0xffffffffu; }
     static Label source(gindex_t g) { return offer(0, g); }

@@ -17,7 +17,7 @@
 /// Light and heavy edges are not told apart: a round relaxes every out-edge of its frontier,
 /// which costs fewer passes than two matrices (GapBS does the same).
 /// The parent of v is the smallest-id in-neighbour u with d(u) + w(u, v) = d(v), on any grid
-/// and thread count. With float weights (and fewer than 2^32 - 1 vertices) the search finds
+/// and thread count. With float weights (and at most 2^32 - 1 vertices) the search finds
 /// it as it goes: each vertex's distance and parent are one 64-bit label, (float bits, parent
 /// id), relaxed with an unsigned minimum, so parents cost no pass of their own. With double
 /// weights they come from one last scan of the in-edges (vxm_witness) that stops at each

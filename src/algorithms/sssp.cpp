@@ -65,11 +65,13 @@ std::pair<double, gindex_t> check_weights(const DistMatrix<W>& a) {
     return {maxw_all, a.nvals()};
 }
 
-/// The delta-stepping search proper: returns this rank's labels (L::unreached() where
-/// unreached) and counts the relaxations into `relaxed` and the buckets and rounds into r.
+/// The delta-stepping search proper over this rank's piece `shape` of the vertices: returns
+/// its labels (L::unreached() where unreached) and counts the relaxations into `relaxed` and
+/// the buckets and rounds into r.
 template <class L, class W>
-std::vector<typename L::Label> search(const DistMatrix<W>& a, gindex_t source, double delta,
-                                      double maxw, SsspResult& r, std::uint64_t& relaxed) {
+std::vector<typename L::Label> search(const DistMatrix<W>& a, const DistVector<double>& shape,
+                                      gindex_t source, double delta, double maxw, SsspResult& r,
+                                      std::uint64_t& relaxed) {
     using Label = typename L::Label;
     using S = typename L::Semiring;
     comm::Communicator& world = a.grid()->world();
@@ -85,7 +87,6 @@ std::vector<typename L::Label> search(const DistMatrix<W>& a, gindex_t source, d
     // label at the same distance (a smaller parent id) needs no new expansion, and since
     // distances only decrease, a vertex never rejoins a bucket it left and no list holds a
     // vertex twice.
-    const DistVector<double> shape(a.grid(), a.nrows());
     const gindex_t begin = shape.local_begin();
     const std::size_t m = shape.local_size();
     std::vector<Label> label(m, L::unreached());
@@ -181,7 +182,8 @@ SsspResult sssp_impl(const DistMatrix<W>& a, gindex_t source, const SsspOptions&
     }
     SsspResult r;
     std::uint64_t relaxed = 0;
-    const gindex_t begin = DistVector<double>(grid, n).local_begin();
+    const DistVector<double> shape(grid, n);  // this rank's piece of the vertices
+    const gindex_t begin = shape.local_begin();
     double t_parents = 0.0;
     r.dist = a.row_dist();
     r.local_begin = begin;
@@ -197,7 +199,8 @@ SsspResult sssp_impl(const DistMatrix<W>& a, gindex_t source, const SsspOptions&
     if constexpr (std::is_same_v<W, float>) {
         if (o.parents && n <= detail::PathLabels::max_vertices) {
             using P = detail::PathLabels;
-            const std::vector<std::uint64_t> label = search<P>(a, source, delta, maxw, r, relaxed);
+            const std::vector<std::uint64_t> label =
+                search<P>(a, shape, source, delta, maxw, r, relaxed);
             t_parents = comm::wtime();
             searched = true;
             const std::size_t m = label.size();
@@ -216,7 +219,8 @@ SsspResult sssp_impl(const DistMatrix<W>& a, gindex_t source, const SsspOptions&
         }
     }
     if (!searched) {
-        std::vector<W> dist = search<detail::DistanceLabels<W>>(a, source, delta, maxw, r, relaxed);
+        std::vector<W> dist =
+            search<detail::DistanceLabels<W>>(a, shape, source, delta, maxw, r, relaxed);
         t_parents = comm::wtime();
         std::vector<gindex_t> via;
         if (o.parents) {

@@ -238,15 +238,10 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
                         // the products that would change their slot, then only those try the
                         // swap (which reads the slot again: another thread may have got there).
                         std::size_t kept = 0;
-                        for (; f + detail::kSlotsAhead < stop; ++f) {
-                            __builtin_prefetch(best + inner[base + f + detail::kSlotsAhead]);
-                            const lindex_t i = inner[base + f];
-                            const lindex_t cur =
-                                std::atomic_ref<lindex_t>(best[i]).load(std::memory_order_relaxed);
-                            claimed[kept] = i;
-                            kept += allow(i) & (keep_min ? j < cur : cur == none);
-                        }
                         for (; f < stop; ++f) {
+                            if (f + detail::kSlotsAhead < stop) {
+                                __builtin_prefetch(best + inner[base + f + detail::kSlotsAhead]);
+                            }
                             const lindex_t i = inner[base + f];
                             const lindex_t cur =
                                 std::atomic_ref<lindex_t>(best[i]).load(std::memory_order_relaxed);

@@ -11,6 +11,7 @@
 #include "bfs/bfs_impl.hpp"
 #include "gridblas/core/collective_check.hpp"
 #include "gridblas/core/error.hpp"
+#include "gridblas/matrix/detail/huge_pages.hpp"
 
 namespace gridblas {
 
@@ -63,6 +64,7 @@ namespace {
 /// v = n copies of -1 ("unreached"), written by all threads: at scale 20 and beyond the two
 /// per-search arrays are tens of MB, too much for one core inside the timed search.
 void fill_unreached(std::vector<gindex_t>& v, lindex_t n) {
+    detail::reserve_huge(v, n);
     v.resize(n);
     gindex_t* p = v.data();
     const int threads = n >= (lindex_t(1) << 16) ? omp_get_max_threads() : 1;
@@ -95,6 +97,7 @@ BfsSolver::Impl::Impl(const DistMatrix<Pattern>& m, const BfsOptions& o)
     degree.assign(
         counts.begin() + std::ptrdiff_t(std::min<std::size_t>(off, counts.size())),
         counts.begin() + std::ptrdiff_t(std::min<std::size_t>(off + local_n, counts.size())));
+    detail::back_with_huge_pages(degree.data(), degree.size() * sizeof(gindex_t));
     total_edges = m.nvals();
     if (const VertexRelabel* rl = m.relabel()) {
         std::vector<gindex_t> unused;

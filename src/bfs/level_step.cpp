@@ -13,6 +13,7 @@
 
 #include "bfs/bfs_impl.hpp"
 #include "gridblas/kernels/cpu/bitmap_ops.hpp"
+#include "gridblas/matrix/detail/huge_pages.hpp"
 #include "gridblas/semirings/builtin.hpp"
 
 namespace gridblas {
@@ -61,6 +62,7 @@ gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r, bool top_do
     // The new frontier is next's ids; its out-degree sum drives the next direction choice
     // (after a bottom-up level the rule asks for the frontier's size only).
     auto& front = frontier.sparse().indices();
+    detail::reserve_huge(front, found);
     front.resize(found);
     lindex_t* fi = front.data();
     frontier.sparse().set_size(local_n);

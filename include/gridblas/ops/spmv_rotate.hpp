@@ -32,6 +32,7 @@
 #include "gridblas/core/collective_check.hpp"
 #include "gridblas/core/error.hpp"
 #include "gridblas/kernels/cpu/pull_piece.hpp"
+#include "gridblas/matrix/detail/huge_pages.hpp"
 #include "gridblas/ops/output_stage.hpp"
 #include "gridblas/ops/pull_piece_device.hpp"
 #include "gridblas/ops/spmv_layout.hpp"
@@ -164,7 +165,10 @@ void rotate_pull(const SpmvLayout<T>& L, const LocalMask& mask, lindex_t out_len
     for (std::size_t w = 0; w < own_words; ++w) rb.done[w] = ~mask.allowed_word(w);
     if (out_len & 63) rb.done[own_words - 1] |= ~std::uint64_t(0) << (out_len & 63);
     rb.has.assign(std::max<std::size_t>(piece_words, 1), 0);
-    if (rb.best.size() < nb) rb.best.resize(nb);
+    if (rb.best.size() < nb) {
+        reserve_huge(rb.best, nb);  // written and read at the outputs found, all over the piece
+        rb.best.resize(nb);
+    }
     rb.ids.clear();
     rb.vals.clear();
 

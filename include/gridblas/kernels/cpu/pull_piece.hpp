@@ -30,6 +30,7 @@
 #include "gridblas/kernels/cpu/parallel.hpp"
 #include "gridblas/kernels/cpu/spmv_pull.hpp"
 #include "gridblas/kernels/cpu/view.hpp"
+#include "gridblas/matrix/detail/huge_pages.hpp"
 #include "gridblas/semirings/semiring.hpp"
 
 namespace gridblas::kernels {
@@ -168,6 +169,8 @@ void collect_candidates(std::uint64_t* has, const Y* best, lindex_t length,
         counts[t + 1] = c;
     }
     for (int t = 0; t < parts; ++t) counts[t + 1] += counts[t];
+    ::gridblas::detail::reserve_huge(ids, counts[parts]);
+    ::gridblas::detail::reserve_huge(vals, counts[parts]);
     ids.resize(counts[parts]);
     vals.resize(counts[parts]);
     lindex_t* oi = ids.data();

@@ -29,6 +29,7 @@
 #include "gridblas/kernels/cpu/parallel.hpp"
 #include "gridblas/kernels/cpu/spmspv_workspace.hpp"
 #include "gridblas/kernels/cpu/view.hpp"
+#include "gridblas/matrix/detail/huge_pages.hpp"
 #include "gridblas/semirings/semiring.hpp"
 #include "gridblas/vector/sparse_vector.hpp"
 
@@ -96,6 +97,8 @@ void drain_best(lindex_t* best, lindex_t n, ToGlobal to_global, SparseVector<Y>&
         counts[std::size_t(t) + 1] = c;
     }
     for (int t = 0; t < threads; ++t) counts[std::size_t(t) + 1] += counts[std::size_t(t)];
+    ::gridblas::detail::reserve_huge(y.indices(), counts[std::size_t(threads)]);
+    y.values().reserve_huge(counts[std::size_t(threads)]);
     y.indices().resize(counts[std::size_t(threads)]);
     y.values().resize(counts[std::size_t(threads)]);
     lindex_t* yi = y.indices().data();
@@ -144,7 +147,10 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
     st.method = SpmspvMethod::spa;
     if (mask.allows_none() || ids.empty() || a.nnz() == 0) return st;
     const std::size_t words = bitmap_words(n);
-    if (ws.best.size() != std::size_t(n)) ws.best.assign(n, none);
+    if (ws.best.size() != std::size_t(n)) {
+        ::gridblas::detail::reserve_huge(ws.best, n);  // read at random, one slot per output
+        ws.best.assign(n, none);
+    }
     if (!keep_min && ws.bits.size() != words) ws.bits.assign(words, 0);
     // Plan: each input's column position and the running count of its entries, so that
     // threads can take equal slices of the products whatever the column lengths (one hub

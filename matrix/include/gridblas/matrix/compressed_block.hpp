@@ -28,6 +28,7 @@
 #include "gridblas/matrix/csr.hpp"
 #include "gridblas/matrix/dcsc.hpp"
 #include "gridblas/matrix/detail/compress.hpp"
+#include "gridblas/matrix/detail/huge_pages.hpp"
 
 namespace gridblas {
 
@@ -209,6 +210,18 @@ public:
     lindex_t n_outer() const { return fmt_ == LocalFormat::dcsc ? dcsc_.ncols() : csr_.nrows(); }
     lindex_t n_inner() const { return fmt_ == LocalFormat::dcsc ? dcsc_.nrows() : csr_.ncols(); }
     std::size_t nnz() const { return fmt_ == LocalFormat::dcsc ? dcsc_.nnz() : csr_.nnz(); }
+
+    /// Asks for transparent huge pages under the block's arrays (detail/huge_pages.hpp): the
+    /// searches read them at random places. Arrays under one huge page are left alone.
+    void back_with_huge_pages() const {
+        const auto [num_outer, ptr, ids, inner, vals] = outer_arrays();
+        detail::back_with_huge_pages(ptr, (num_outer + 1) * sizeof(offset_t));
+        if (ids != nullptr) detail::back_with_huge_pages(ids, num_outer * sizeof(lindex_t));
+        detail::back_with_huge_pages(inner, nnz() * sizeof(lindex_t));
+        if constexpr (!std::is_same_v<T, Pattern>) {
+            detail::back_with_huge_pages(vals.data(), vals.size() * sizeof(T));
+        }
+    }
     std::size_t memory_bytes() const {
         return fmt_ == LocalFormat::dcsc ? dcsc_.memory_bytes() : csr_.memory_bytes();
     }

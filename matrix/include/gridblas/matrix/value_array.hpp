@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "gridblas/core/types.hpp"
+#include "gridblas/matrix/detail/huge_pages.hpp"
 
 namespace gridblas {
 
@@ -19,6 +20,8 @@ public:
     std::size_t size() const { return data_.size(); }
     void resize(std::size_t n) { data_.resize(n); }
     void reserve(std::size_t n) { data_.reserve(n); }
+    /// reserve() in a buffer advised for huge pages (detail/huge_pages.hpp).
+    void reserve_huge(std::size_t n) { detail::reserve_huge(data_, n); }
     void shrink_to_fit() { data_.shrink_to_fit(); }
     void clear() { data_.clear(); }
     void push_back(const T& v) { data_.push_back(v); }
@@ -48,6 +51,7 @@ public:
     std::size_t size() const { return data_.size(); }
     void resize(std::size_t n) { data_.resize(n); }
     void reserve(std::size_t n) { data_.reserve(n); }
+    void reserve_huge(std::size_t n) { detail::reserve_huge(data_, n); }
     void shrink_to_fit() { data_.shrink_to_fit(); }
     void clear() { data_.clear(); }
     void push_back(bool v) { data_.push_back(Box{v}); }
@@ -71,6 +75,7 @@ public:
     std::size_t size() const { return n_; }
     void resize(std::size_t n) { n_ = n; }
     void reserve(std::size_t) {}
+    void reserve_huge(std::size_t) {}
     void shrink_to_fit() {}
     void clear() { n_ = 0; }
     void push_back(Pattern) { ++n_; }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "gridblas/core/types.hpp"
+#include "gridblas/matrix/detail/huge_pages.hpp"
 
 namespace gridblas {
 
@@ -26,7 +27,10 @@ public:
 
     BitmapVector() = default;
     explicit BitmapVector(lindex_t n) : n_(n), bits_(bitmap_words(n), 0) {
-        if constexpr (has_values) val_.assign(n, T{});
+        if constexpr (has_values) {
+            detail::reserve_huge(val_, n);
+            val_.assign(n, T{});
+        }
     }
 
     lindex_t size() const { return n_; }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "gridblas/core/types.hpp"
+#include "gridblas/matrix/detail/huge_pages.hpp"
 
 namespace gridblas {
 
@@ -16,7 +17,11 @@ public:
     using value_type = T;
 
     DenseVector() = default;
-    explicit DenseVector(lindex_t n, const T& fill = T{}) : val_(n, fill) {}
+    /// n copies of `fill`; a long vector asks for huge pages (matrix/detail/huge_pages.hpp).
+    explicit DenseVector(lindex_t n, const T& fill = T{}) {
+        detail::reserve_huge(val_, n);
+        val_.assign(n, fill);
+    }
     explicit DenseVector(std::vector<T> v) : val_(std::move(v)) {}
 
     lindex_t size() const { return lindex_t(val_.size()); }

@@ -153,6 +153,7 @@ done
     echo "Graph: $file (Kronecker scale $scale, edge factor 16, seed 1)"
     echo "Command: scripts/bench-algorithms.sh --scale $scale --rounds $rounds --trials $trials --algos \"$algos\""
     echo "Machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo); $(date -u +%Y-%m-%d)"
+    bench_thp_note
     echo
     echo "| algorithm | program | config | mean time (s) | ratio to GapBS |"
     echo "| --- | --- | --- | --- | --- |"

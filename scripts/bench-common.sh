@@ -33,3 +33,14 @@ bench_kron_file() {
     fi
     echo "$file"
 }
+
+# bench_thp_note : one line on the machine's transparent-huge-page mode, for the result tables.
+# gridblas asks for huge pages itself (madvise) unless GRIDBLAS_HUGE_PAGES=0; the peers get
+# them only where the mode is "always".
+bench_thp_note() {
+    local f=/sys/kernel/mm/transparent_hugepage/enabled mode="unknown"
+    [[ -r $f ]] && mode=$(sed -n 's/.*\[\(.*\)\].*/\1/p' "$f")
+    local ours="gridblas asks for them with madvise"
+    [[ ${GRIDBLAS_HUGE_PAGES:-1} == 0 ]] && ours="gridblas was told not to ask (GRIDBLAS_HUGE_PAGES=0)"
+    echo "Transparent huge pages: mode $mode; $ours, the peers get them only in mode always"
+}

@@ -77,4 +77,5 @@ done
 python3 scripts/levels_table.py "$out/logs" "$rounds" \
     "scripts/bench-levels.sh --scale $scale --root $root --searches $searches --rounds $rounds --ranks $ranks${grid:+ --grid $grid} --threads $threads" \
     > "$out/results.md"
+{ echo; bench_thp_note; } >> "$out/results.md"
 cat "$out/results.md"

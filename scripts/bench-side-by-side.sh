@@ -158,9 +158,9 @@ for round in $(seq 1 "$rounds"); do
     fi
 done
 
-python3 - "$out" "$rounds" "$scale" "$nroots" "$ranks" << 'EOF'
+python3 - "$out" "$rounds" "$scale" "$nroots" "$ranks" "$(bench_thp_note)" << 'EOF'
 import re, sys, pathlib, platform, datetime
-out, rounds, scale, nroots, ranks = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5].split()
+out, rounds, scale, nroots, ranks, thp = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5].split(), sys.argv[6]
 logs = pathlib.Path(out) / "logs"
 
 def grab(name, r):
@@ -195,7 +195,7 @@ for p in dict.fromkeys(int(e.partition(":")[0]) for e in ranks):
         rows.append((f"combblas-np{p}", f"CombBLAS DirOptBFS (own instance), {p} rank{'s' if p != 1 else ''} x {t}, {q}x{q} grid"))
 gap = [grab("gapbs", r)[0] for r in range(1, rounds + 1)]
 lines = [f"Kronecker scale {scale}, edge factor 16 (file written by gridblas-kron), {nroots} keys, "
-         f"{rounds} rounds; {platform.node()}, {datetime.date.today()}.", "",
+         f"{rounds} rounds; {platform.node()}, {datetime.date.today()}.", thp + ".", "",
          "| program | mean time per search (ms), by round | ratio to GapBS, by round | peak RSS (GiB): largest process / summed |",
          "| --- | --- | --- | --- |"]
 for name, label in rows:

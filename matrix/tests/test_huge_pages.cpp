@@ -75,6 +75,11 @@ TEST(HugePages, ReserveKeepsElementsAndLeavesEnoughCapacityAlone) {
     std::vector<double> empty;
     reserve_huge(empty, 0);
     EXPECT_TRUE(empty.empty());
+    std::vector<bool> bits(10, true);  // packed: a plain reserve
+    reserve_huge(bits, 1000);
+    EXPECT_GE(bits.capacity(), 1000u);
+    EXPECT_EQ(bits.size(), 10u);
+    EXPECT_TRUE(bits[9]);
 }
 
 TEST(HugePages, ShortOddAndEmptyRangesChangeNothing) {

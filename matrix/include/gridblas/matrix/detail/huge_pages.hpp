@@ -11,6 +11,7 @@
 /// GRIDBLAS_HUGE_PAGES=0 in the environment turns them off (for measuring their effect).
 
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 namespace gridblas::detail {
@@ -26,11 +27,15 @@ void back_with_huge_pages(const void* p, std::size_t bytes) noexcept;
 template <class T>
 void reserve_huge(std::vector<T>& v, std::size_t n) {
     if (v.capacity() >= n) return;
-    std::vector<T> fresh;
-    fresh.reserve(n);
-    back_with_huge_pages(fresh.data(), n * sizeof(T));
-    fresh.insert(fresh.end(), v.begin(), v.end());
-    v.swap(fresh);
+    if constexpr (std::is_same_v<T, bool>) {
+        v.reserve(n);  // packed bits: no data pointer to advise
+    } else {
+        std::vector<T> fresh;
+        fresh.reserve(n);
+        back_with_huge_pages(fresh.data(), n * sizeof(T));
+        fresh.insert(fresh.end(), v.begin(), v.end());
+        v.swap(fresh);
+    }
 }
 
 }  // namespace gridblas::detail

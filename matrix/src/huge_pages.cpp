@@ -1,5 +1,5 @@
-// back_with_huge_pages(): madvise(MADV_HUGEPAGE) then madvise(MADV_COLLAPSE) over the
-// huge-page-aligned interior of a range, on Linux; nothing elsewhere.
+// advise_huge_pages(): madvise(MADV_HUGEPAGE) over the huge-page-aligned interior of a range,
+// on Linux; nothing elsewhere.
 
 #include "gridblas/matrix/detail/huge_pages.hpp"
 
@@ -16,12 +16,6 @@ namespace gridblas::detail {
 
 #if defined(__linux__)
 namespace {
-
-#ifndef MADV_COLLAPSE
-constexpr int kMadvCollapse = 25;  // Linux 6.1; older headers lack the name
-#else
-constexpr int kMadvCollapse = MADV_COLLAPSE;
-#endif
 
 /// The PMD-sized transparent huge page of this system (2 MiB on x86-64), or 0 when
 /// transparent huge pages are unavailable or turned off by GRIDBLAS_HUGE_PAGES=0.
@@ -41,7 +35,7 @@ std::size_t huge_page_bytes() {
 }  // namespace
 #endif
 
-void back_with_huge_pages(const void* p, std::size_t bytes) noexcept {
+void advise_huge_pages(const void* p, std::size_t bytes) noexcept {
 #if defined(__linux__)
     try {
         const std::size_t huge = huge_page_bytes();
@@ -50,11 +44,8 @@ void back_with_huge_pages(const void* p, std::size_t bytes) noexcept {
         const std::uintptr_t lo = (a + huge - 1) & ~std::uintptr_t(huge - 1);
         const std::uintptr_t hi = (a + bytes) & ~std::uintptr_t(huge - 1);
         if (hi <= lo) return;
-        void* start = reinterpret_cast<void*>(lo);
-        // The first marks the range (pages faulted later come as huge pages); the second
-        // gathers the pages already present into huge pages now. Either may be refused.
-        (void)madvise(start, hi - lo, MADV_HUGEPAGE);
-        (void)madvise(start, hi - lo, kMadvCollapse);
+        // Pages faulted after this come as huge pages; a refusal changes nothing.
+        (void)madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);
     } catch (...) {
     }
 #else

@@ -1,6 +1,7 @@
-// back_with_huge_pages() and reserve_huge(): contents kept, harmless on short or odd ranges,
-// and, where the system offers transparent huge pages, the advised arrays really are backed by
-// them (read back from /proc/self/smaps).
+// advise_huge_pages(), reserve_huge() and shrink_to_fit_huge(): contents kept, harmless on
+// short or odd ranges, and, where the system offers transparent huge pages, an array reserved
+// that way really is backed by them (read back from /proc/self/smaps), as are the blocks of a
+// matrix the library builds.
 
 #include <gtest/gtest.h>
 
@@ -13,12 +14,14 @@
 #include <string>
 #include <vector>
 
+#include "gridblas/matrix/compressed_block.hpp"
 #include "gridblas/matrix/detail/huge_pages.hpp"
 
 namespace {
 
-using gridblas::detail::back_with_huge_pages;
+using gridblas::detail::advise_huge_pages;
 using gridblas::detail::reserve_huge;
+using gridblas::detail::shrink_to_fit_huge;
 
 /// Why huge pages cannot be checked here, or "" when they can.
 std::string why_no_huge_pages() {
@@ -83,24 +86,23 @@ TEST(HugePages, ReserveKeepsElementsAndLeavesEnoughCapacityAlone) {
 }
 
 TEST(HugePages, ShortOddAndEmptyRangesChangeNothing) {
-    back_with_huge_pages(nullptr, 0);
-    back_with_huge_pages(nullptr, std::size_t(1) << 30);
+    advise_huge_pages(nullptr, 0);
+    advise_huge_pages(nullptr, std::size_t(1) << 30);
     std::vector<char> small(4096, 'x');
-    back_with_huge_pages(small.data(), small.size());
-    back_with_huge_pages(small.data() + 3, 17);
+    advise_huge_pages(small.data(), small.size());
+    advise_huge_pages(small.data() + 3, 17);
     for (char c : small) ASSERT_EQ(c, 'x');
 }
 
-TEST(HugePages, CollapsedArrayKeepsItsContents) {
-    // In use before the advice: the pages are gathered into huge pages, values unchanged.
-    std::vector<std::uint64_t> v(std::size_t(3) << 20);  // 24 MiB
+TEST(HugePages, AdviceOnWrittenArrayAndShrinkKeepContents) {
+    std::vector<std::uint64_t> v(std::size_t(3) << 20);  // 24 MiB, written before the advice
     for (std::size_t i = 0; i < v.size(); ++i) v[i] = i * 2654435761u;
-    back_with_huge_pages(v.data() + 1, (v.size() - 1) * sizeof(std::uint64_t));
+    advise_huge_pages(v.data() + 1, (v.size() - 1) * sizeof(std::uint64_t));
     for (std::size_t i = 0; i < v.size(); ++i) ASSERT_EQ(v[i], i * 2654435761u) << "at " << i;
-    const std::string why = why_no_huge_pages();
-    if (!why.empty()) GTEST_SKIP() << "contents checked; huge pages not checked: " << why;
-    EXPECT_GT(huge_kb_at(v.data() + v.size() / 2), 0)
-        << "a 24 MiB array advised after it was written has no huge pages";
+    v.resize(v.size() / 2);
+    shrink_to_fit_huge(v);
+    EXPECT_EQ(v.capacity(), v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) ASSERT_EQ(v[i], i * 2654435761u) << "at " << i;
 }
 
 TEST(HugePages, ReservedArrayIsFaultedInHugePages) {
@@ -111,6 +113,36 @@ TEST(HugePages, ReservedArrayIsFaultedInHugePages) {
     v.assign(std::size_t(4) << 20, 1u);
     EXPECT_GT(huge_kb_at(v.data() + v.size() / 2), 0)
         << "a 16 MiB array reserved by reserve_huge() has no huge pages";
+}
+
+TEST(HugePages, BuiltBlocksAndTheirTransposesHaveHugePages) {
+    const std::string why = why_no_huge_pages();
+    if (!why.empty()) GTEST_SKIP() << why;
+    // 6 M entries of a 2^20 x 2^20 block: a 24 MB index array, through the counting sort.
+    const std::size_t n = std::size_t(6) << 20;
+    const gridblas::lindex_t dim = gridblas::lindex_t(1) << 20;
+    std::vector<gridblas::lindex_t> rows(n), cols(n);
+    std::uint64_t x = 88172645463325252ull;
+    for (std::size_t k = 0; k < n; ++k) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+        rows[k] = gridblas::lindex_t(x % dim);
+        cols[k] = gridblas::lindex_t((x >> 32) % dim);
+    }
+    const gridblas::ValueArray<gridblas::Pattern> vals(n);
+    using Block = gridblas::CompressedBlock<gridblas::Pattern>;
+    for (const auto fmt : {gridblas::LocalFormat::dcsc, gridblas::LocalFormat::csr}) {
+        const Block b = Block::from_compressed(
+            fmt, dim, dim,
+            gridblas::detail::compress<gridblas::Pattern>(dim, dim, rows, cols, vals, true,
+                                                          gridblas::DuplicatePolicy::combine));
+        const Block t = b.swapped(fmt);
+        const auto* bi =
+            fmt == gridblas::LocalFormat::dcsc ? b.dcsc().ir().data() : b.csr().colind().data();
+        const auto* ti =
+            fmt == gridblas::LocalFormat::dcsc ? t.dcsc().ir().data() : t.csr().colind().data();
+        EXPECT_GT(huge_kb_at(bi + b.nnz() / 2), 0) << "built block, format " << int(fmt);
+        EXPECT_GT(huge_kb_at(ti + t.nnz() / 2), 0) << "transposed block, format " << int(fmt);
+    }
 }
 
 }  // namespace

@@ -94,10 +94,10 @@ BfsSolver::Impl::Impl(const DistMatrix<Pattern>& m, const BfsOptions& o)
     a.by_row().for_each([&](lindex_t r, lindex_t, Pattern) { ++counts[r]; });
     grid.row().allreduce(std::span<gindex_t>(counts), comm::ReduceOp::sum, "bfs-setup");
     const std::size_t off = std::size_t(grid.my_col()) * std::size_t(dist.nb);
+    detail::reserve_huge(degree, local_n);  // read at every vertex found top-down
     degree.assign(
         counts.begin() + std::ptrdiff_t(std::min<std::size_t>(off, counts.size())),
         counts.begin() + std::ptrdiff_t(std::min<std::size_t>(off + local_n, counts.size())));
-    detail::back_with_huge_pages(degree.data(), degree.size() * sizeof(gindex_t));
     total_edges = m.nvals();
     if (const VertexRelabel* rl = m.relabel()) {
         std::vector<gindex_t> unused;

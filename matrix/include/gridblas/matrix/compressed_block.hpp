@@ -98,8 +98,13 @@ public:
                                          std::move(vals));
             return b;
         }
+        std::size_t nonempty = 0;
+        for (lindex_t k = 0; k < n_outer; ++k) nonempty += ptr[k + 1] > ptr[k];
         std::vector<lindex_t> jc;
-        std::vector<offset_t> cp{0};
+        std::vector<offset_t> cp;
+        detail::reserve_huge(jc, nonempty);
+        detail::reserve_huge(cp, nonempty + 1);
+        cp.push_back(0);
         for (lindex_t k = 0; k < n_outer; ++k) {
             if (ptr[k + 1] > ptr[k]) {
                 jc.push_back(k);
@@ -139,7 +144,9 @@ public:
             const auto [k0, k1] = part_range(t);
             for (offset_t p = op[k0]; p < op[k1]; ++p) ++h[in[p]];
         }
-        std::vector<offset_t> ptr(std::size_t(n_new) + 1, 0);
+        std::vector<offset_t> ptr;
+        detail::reserve_huge(ptr, std::size_t(n_new) + 1);
+        ptr.assign(std::size_t(n_new) + 1, 0);
         offset_t run = 0;
         for (lindex_t c = 0; c < n_new; ++c) {
             ptr[c] = run;
@@ -150,8 +157,12 @@ public:
             }
         }
         ptr[n_new] = run;
-        std::vector<lindex_t> inner(total);
-        ValueArray<T> vals(total);
+        std::vector<lindex_t> inner;
+        detail::reserve_huge(inner, total);  // read at random by the searches
+        inner.resize(total);
+        ValueArray<T> vals;
+        vals.reserve_huge(total);
+        vals.resize(total);
 #pragma omp parallel for num_threads(parts) schedule(static, 1)
         for (int t = 0; t < parts; ++t) {
             auto& at = hist[std::size_t(t)];
@@ -211,17 +222,6 @@ public:
     lindex_t n_inner() const { return fmt_ == LocalFormat::dcsc ? dcsc_.nrows() : csr_.ncols(); }
     std::size_t nnz() const { return fmt_ == LocalFormat::dcsc ? dcsc_.nnz() : csr_.nnz(); }
 
-    /// Asks for transparent huge pages under the block's arrays (detail/huge_pages.hpp): the
-    /// searches read them at random places. Arrays under one huge page are left alone.
-    void back_with_huge_pages() const {
-        const auto [num_outer, ptr, ids, inner, vals] = outer_arrays();
-        detail::back_with_huge_pages(ptr, (num_outer + 1) * sizeof(offset_t));
-        if (ids != nullptr) detail::back_with_huge_pages(ids, num_outer * sizeof(lindex_t));
-        detail::back_with_huge_pages(inner, nnz() * sizeof(lindex_t));
-        if constexpr (!std::is_same_v<T, Pattern>) {
-            detail::back_with_huge_pages(vals.data(), vals.size() * sizeof(T));
-        }
-    }
     std::size_t memory_bytes() const {
         return fmt_ == LocalFormat::dcsc ? dcsc_.memory_bytes() : csr_.memory_bytes();
     }

@@ -10,6 +10,7 @@
 #include "gridblas/core/types.hpp"
 #include "gridblas/matrix/coo.hpp"
 #include "gridblas/matrix/detail/compress.hpp"
+#include "gridblas/matrix/detail/huge_pages.hpp"
 #include "gridblas/matrix/value_array.hpp"
 
 namespace gridblas {
@@ -23,8 +24,10 @@ public:
 
     Csr() = default;
     /// An empty nrows x ncols block.
-    Csr(lindex_t nrows, lindex_t ncols)
-        : nrows_(nrows), ncols_(ncols), rowptr_(std::size_t(nrows) + 1, 0) {}
+    Csr(lindex_t nrows, lindex_t ncols) : nrows_(nrows), ncols_(ncols) {
+        detail::reserve_huge(rowptr_, std::size_t(nrows) + 1);  // huge pages when long
+        rowptr_.assign(std::size_t(nrows) + 1, 0);
+    }
 
     /// Builds from tuples in any order; same checks as Dcsc::from_tuples.
     template <class Combine = KeepLast>

@@ -233,7 +233,6 @@ public:
         by_row_ =
             CompressedBlock<T>::from_outer_arrays(fmt, rows_.block_rows(), cols_.block_cols(),
                                                   std::move(ptr), std::move(cols), std::move(vals));
-        by_row_.back_with_huge_pages();
         by_col_ = CompressedBlock<T>();
         by_col_ready_ = false;
         col_is_row_ = false;
@@ -263,7 +262,6 @@ private:
     void derive_by_col() const {
         col_is_row_ = by_row_.is_symmetric();
         by_col_ = col_is_row_ ? CompressedBlock<T>() : by_row_.swapped(by_row_.format());
-        by_col_.back_with_huge_pages();
         by_col_ready_ = true;
     }
     std::shared_ptr<const VertexRelabel> relabel_;
@@ -377,7 +375,6 @@ void DistMatrix<T>::assemble(LocalTuples&& acc, const BuildOptions& opts, Combin
             opts.format, br, bc,
             detail::compress_chunks<T>(br, bc, std::move(acc.chunks), opts.duplicates, combine,
                                        acc.mirror));
-        by_row_.back_with_huge_pages();
         // The by-column copy comes from the de-duplicated by-row block.
         derive_by_col();
     });

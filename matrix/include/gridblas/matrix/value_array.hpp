@@ -22,7 +22,8 @@ public:
     void reserve(std::size_t n) { data_.reserve(n); }
     /// reserve() in a buffer advised for huge pages (detail/huge_pages.hpp).
     void reserve_huge(std::size_t n) { detail::reserve_huge(data_, n); }
-    void shrink_to_fit() { data_.shrink_to_fit(); }
+    /// Drops spare capacity, into a buffer advised for huge pages when it is long.
+    void shrink_to_fit() { detail::shrink_to_fit_huge(data_); }
     void clear() { data_.clear(); }
     void push_back(const T& v) { data_.push_back(v); }
     T& operator[](std::size_t i) { return data_[i]; }
@@ -52,7 +53,8 @@ public:
     void resize(std::size_t n) { data_.resize(n); }
     void reserve(std::size_t n) { data_.reserve(n); }
     void reserve_huge(std::size_t n) { detail::reserve_huge(data_, n); }
-    void shrink_to_fit() { data_.shrink_to_fit(); }
+    /// Drops spare capacity, into a buffer advised for huge pages when it is long.
+    void shrink_to_fit() { detail::shrink_to_fit_huge(data_); }
     void clear() { data_.clear(); }
     void push_back(bool v) { data_.push_back(Box{v}); }
     bool& operator[](std::size_t i) { return data_[i].b; }

@@ -17,6 +17,7 @@
 #include "gridblas/core/error.hpp"
 #include "gridblas/core/types.hpp"
 #include "gridblas/matrix/coo.hpp"
+#include "gridblas/matrix/detail/huge_pages.hpp"
 #include "gridblas/matrix/value_array.hpp"
 
 namespace gridblas::detail {
@@ -84,6 +85,8 @@ Compressed<T> compress_counting(lindex_t nmajor, std::span<const lindex_t> maj,
     s.start.assign(std::size_t(nmajor) + 1, 0);
     for (std::size_t k = 0; k < nnz; ++k) ++s.start[maj[k] + 1];
     for (std::size_t i = 0; i < nmajor; ++i) s.start[i + 1] += s.start[i];
+    reserve_huge(s.minor, nnz);  // the block's index array, read at random by the searches
+    s.vals.reserve_huge(has_vals ? nnz : 0);
     s.minor.resize(nnz);
     s.vals.resize(has_vals ? nnz : 0);
     std::vector<offset_t> next(s.start.begin(), s.start.end() - 1);
@@ -152,8 +155,8 @@ Compressed<T> finish_counting(lindex_t nmajor, Scattered<T>&& s, bool row_major,
     Compressed<T> out;
     std::size_t nonempty = 0;
     for (std::size_t i = 0; i < nmajor; ++i) nonempty += uniq[i + 1] > 0;
-    out.major_ids.reserve(nonempty);
-    out.ptr.reserve(nonempty + 1);
+    reserve_huge(out.major_ids, nonempty);
+    reserve_huge(out.ptr, nonempty + 1);
     out.ptr.push_back(0);
     for (std::size_t i = 0; i < nmajor; ++i) {
         if (uniq[i + 1] == 0) continue;
@@ -186,7 +189,7 @@ Compressed<T> finish_counting(lindex_t nmajor, Scattered<T>&& s, bool row_major,
         }
     }
     mi.resize(total);
-    mi.shrink_to_fit();
+    shrink_to_fit_huge(mi);
     out.minor = std::move(mi);
     if constexpr (has_vals) {
         mv.resize(total);
@@ -238,8 +241,8 @@ Compressed<T> compress(lindex_t nrows, lindex_t ncols, std::span<const lindex_t>
     }
 
     Compressed<T> out;
-    out.minor.reserve(unique);
-    out.vals.reserve(unique);
+    reserve_huge(out.minor, unique);
+    out.vals.reserve_huge(unique);
     out.ptr.push_back(0);
     for (std::size_t p = 0; p < nnz; ++p) {
         const std::size_t k = order[p];
@@ -332,6 +335,8 @@ Compressed<T> compress_chunks(lindex_t nrows, lindex_t ncols, std::vector<TupleC
         }
     }
     for (std::size_t i = 0; i < nrows; ++i) s.start[i + 1] += s.start[i];
+    reserve_huge(s.minor, nnz);  // the block's index array, read at random by the searches
+    s.vals.reserve_huge(std::is_same_v<T, Pattern> ? 0 : nnz);
     s.minor.resize(nnz);
     s.vals.resize(std::is_same_v<T, Pattern> ? 0 : nnz);
     std::vector<offset_t> next(s.start.begin(), s.start.end() - 1);

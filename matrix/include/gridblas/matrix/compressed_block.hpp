@@ -221,7 +221,6 @@ public:
     lindex_t n_outer() const { return fmt_ == LocalFormat::dcsc ? dcsc_.ncols() : csr_.nrows(); }
     lindex_t n_inner() const { return fmt_ == LocalFormat::dcsc ? dcsc_.nrows() : csr_.ncols(); }
     std::size_t nnz() const { return fmt_ == LocalFormat::dcsc ? dcsc_.nnz() : csr_.nnz(); }
-
     std::size_t memory_bytes() const {
         return fmt_ == LocalFormat::dcsc ? dcsc_.memory_bytes() : csr_.memory_bytes();
     }

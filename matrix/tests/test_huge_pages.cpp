@@ -49,10 +49,11 @@ long huge_kb_at(const void* p) {
     std::string line;
     bool inside = false;
     while (std::getline(f, line)) {
-        unsigned long lo = 0, hi = 0;
-        char dash = 0;
-        std::istringstream head(line);
-        if (line.find(':') == std::string::npos || line.find('-') < line.find(' ')) {
+        // A mapping's first line starts "lo-hi perms ..."; its field lines "Name: value".
+        if (line.find('-') < line.find(' ')) {
+            unsigned long lo = 0, hi = 0;
+            char dash = 0;
+            std::istringstream head(line);
             if (head >> std::hex >> lo >> dash >> hi && dash == '-') {
                 inside = a >= lo && a < hi;
                 continue;

@@ -147,10 +147,22 @@ void for_each_delta(const Frame& f, Fn&& fn) {
     const std::uint64_t mask = (std::uint64_t(1) << f.width) - 1;
     std::uint64_t acc = 0;
     unsigned nb = 0;
+    const auto* end = reinterpret_cast<const unsigned char*>(f.end);
     for (std::size_t i = 0; i < f.count; ++i) {
-        while (nb < f.width) {
-            acc |= std::uint64_t(*p++) << nb;
-            nb += 8;
+        if (nb < f.width) {
+            if (end - p >= 4) {
+                // Four bytes at once: nb < width <= 32, so they fit above the nb held bits.
+                std::uint32_t w;
+                std::memcpy(&w, p, 4);
+                acc |= std::uint64_t(w) << nb;
+                p += 4;
+                nb += 32;
+            } else {
+                while (nb < f.width) {
+                    acc |= std::uint64_t(*p++) << nb;
+                    nb += 8;
+                }
+            }
         }
         id += acc & mask;
         acc >>= f.width;

@@ -72,7 +72,20 @@ std::size_t decode_values(std::span<const char> in, std::vector<std::uint64_t>& 
     }
     const auto* bytes = reinterpret_cast<const unsigned char*>(p);
     const std::uint64_t mask = width == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << width) - 1;
-    for (std::uint64_t k = 0; k < n; ++k) {
+    std::uint64_t k = 0;
+    if (width <= 56 && payload >= 8) {
+        // Fast path: every value lies within the 8 bytes loaded at its first byte (its offset
+        // in that byte is at most 7 and 7 + 56 < 64), and those 8 bytes are inside the payload
+        // up to value `safe`.
+        const std::uint64_t safe = ((payload - 8) * 8) / width + 1;
+        const std::uint64_t stop = std::min<std::uint64_t>(n, safe);
+        for (std::uint64_t bit = 0; k < stop; ++k, bit += width) {
+            std::uint64_t lo;
+            std::memcpy(&lo, bytes + (bit >> 3), 8);
+            dst[k] = (lo >> (bit & 7)) & mask;
+        }
+    }
+    for (; k < n; ++k) {
         const std::uint64_t bit = k * width;
         const std::uint64_t byte = bit / 8;
         const unsigned shift = unsigned(bit % 8);

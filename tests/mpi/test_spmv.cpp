@@ -245,6 +245,42 @@ TEST(Spmv, MinSecondiMatchesReference) {
     }
 }
 
+// The order in which the rotating pull hands pieces along: each piece meets the input blocks
+// in ascending order from its owner, wrapping to block 0. With a dense matrix and a dense
+// input every visit of an output reads exactly one entry (its first input is present), and
+// min_secondi's candidate from a lower block lets every higher block skip the output, so an
+// output of fold rank 0's piece is read once (by block 0) and any other output twice (by its
+// owner's block, then by block 0 after the wrap). Handing the pieces the other way would have
+// an output of piece P read P + 1 times. The results must be the smallest input, row 0.
+TEST(Spmv, MinSecondiRotationVisitsBlocksInAscendingOrder) {
+    const int p = test::world_size();
+    auto grid = ProcessGrid::create(MPI_COMM_WORLD, p, 1);  // the fold (grid column) is all ranks
+    const gindex_t n = 5 * gindex_t(p) + 3;
+    ref::Mat<std::int64_t> am;
+    for (gindex_t i = 0; i < n; ++i) {
+        for (gindex_t j = 0; j < n; ++j) am[{i, j}] = 1;
+    }
+    ref::Vec<std::int64_t> um;
+    for (gindex_t i = 0; i < n; ++i) um[i] = 1;
+    auto a = test::make_matrix(grid, n, n, am);
+    auto u = test::make_vector(grid, n, um);
+    DistVector<std::int64_t> w(grid, n);
+    Descriptor d;
+    d.direction = Direction::pull;
+    SpmvWorkspace<std::int64_t, std::int64_t, std::int64_t> ws;
+    vxm(w, no_mask, no_accum, min_secondi<std::int64_t>{}, u, a, d, &ws);
+    ASSERT_EQ(ws.last_direction, Direction::pull);
+    const auto got = test::to_map(w);
+    ASSERT_EQ(got.size(), std::size_t(n));
+    for (const auto& [j, k] : got) EXPECT_EQ(k, 0) << "output " << j;
+    // Reads expected over all ranks: one per output of fold rank 0's piece, two elsewhere.
+    std::uint64_t expect = std::uint64_t(w.local_size()) * (grid->my_row() == 0 ? 1 : 2);
+    std::uint64_t read = ws.last_entries;
+    MPI_Allreduce(MPI_IN_PLACE, &expect, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(MPI_IN_PLACE, &read, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+    EXPECT_EQ(read, expect);
+}
+
 // any_secondi may return any input index with an edge: check each result is one, and that
 // exactly the outputs with some product are present.
 TEST(Spmv, AnySecondiGivesAValidIndex) {

@@ -9,13 +9,18 @@
 /// Instead of every rank computing partial results for the whole output range of its block
 /// and then folding them (an all-to-all along the fold dimension), the q ranks of the fold
 /// communicator process the q pieces of that range one after the other. In step s rank k
-/// scans piece (k + s) mod q and hands the piece on to rank k - 1, with
+/// scans piece (k - s) mod q and hands the piece on to rank k + 1, with
 ///  - the piece's `done` bits: outputs the mask excludes (set by the piece's owner, so the
 ///    mask never travels on its own) and outputs whose value is final (terminal, or found by
 ///    a positional "any" semiring); later ranks skip them;
 ///  - the candidates found so far (output, value), which each rank combines with its own
 ///    results by the semiring's add (for positional "min" a candidate c also bounds the later
 ///    ranks' reads to inputs below c).
+/// Rank k of the fold communicator holds the inputs of block k, which ascend with k, so a
+/// piece meets the inputs in ascending blocks up to the wrap from the last rank to rank 0.
+/// For positional "min" that order matters: a candidate met before the wrap makes the later
+/// ranks above it skip the output unread, and only the ranks after the wrap re-read outputs
+/// that already have a candidate (the other direction would re-read at every step).
 /// After q steps every piece is back at its owner with its complete result. Each piece
 /// travels q hops, one message per hop: the done bits raw, the outputs as an id frame of the
 /// fold communicator's wire format and the values after them (bit-packed when they are
@@ -196,7 +201,7 @@ void rotate_pull(const SpmvLayout<T>& L, const LocalMask& mask, lindex_t out_len
     }
     (void)device;
     for (int s = 0; s < q; ++s) {
-        const int owner = (me + s) % q;
+        const int owner = (me + q - s) % q;
         const lindex_t offset = lindex_t(gindex_t(owner) * nb);
         if (scanner != nullptr) {
             if constexpr (device_rotation_v<S, T>) {
@@ -234,8 +239,8 @@ void rotate_pull(const SpmvLayout<T>& L, const LocalMask& mask, lindex_t out_len
             }
         }
         if (q > 1) {
-            const int to = (me + q - 1) % q;
-            const int from = (me + 1) % q;
+            const int to = (me + 1) % q;
+            const int from = (me + q - 1) % q;
             encode_piece<S>(rb, piece_words, wire);
             const std::size_t raw = piece_words * sizeof(std::uint64_t) +
                                     rb.ids.size() * (sizeof(lindex_t) + sizeof(Y));

@@ -14,7 +14,8 @@
 ///    input's bit before its value and stops at the semiring's terminal value;
 ///  - for positional semirings (semiring_is_positional) the product is the input's global
 ///    index, so the first input met is final: with "any" it is terminal, with "min" it is the
-///    smallest, and a candidate c from an earlier rank bounds the read to inputs below c;
+///    smallest, and a candidate c from an earlier rank bounds the read to inputs below c (an
+///    output whose candidate lies below all of the block's inputs is not visited at all);
 ///  - each output's result is combined with the earlier candidate (`best`, marked in `has`)
 ///    by the semiring's add.
 /// The first entries of a word's open outputs are prefetched before any is read: that is one
@@ -117,17 +118,22 @@ std::uint64_t pull_piece(const CompressedView<A>& a, const OuterBitmap& stored,
             if (!open) continue;
             open &= stored.word_at(std::size_t(pc.offset) + w * 64);
             if (!open) continue;
+            const std::uint64_t had = pc.has[w];
             // Prefetch the first entry of each open output of the word, then scan them.
             int n = 0;
             while (open) {
                 const lindex_t v = lindex_t(w * 64 + std::size_t(std::countr_zero(open)));
                 open &= open - 1;
+                if constexpr (bounded) {
+                    // A candidate below every input of this block cannot be improved here:
+                    // the output is not visited (no lookup, no cache miss on its entries).
+                    if (((had >> (v & 63)) & 1) && bound(pc.best[v]) == 0) continue;
+                }
                 const std::size_t k = stored.position(pc.offset + v);
                 todo[n] = v;
                 pos[n++] = k;
                 __builtin_prefetch(a.inner + a.ptr[k]);
             }
-            const std::uint64_t had = pc.has[w];
             std::uint64_t got = 0;
             for (int t = 0; t < n; ++t) {
                 const lindex_t v = todo[t];

@@ -16,11 +16,15 @@
 ///  - the candidates found so far (output, value), which each rank combines with its own
 ///    results by the semiring's add (for positional "min" a candidate c also bounds the later
 ///    ranks' reads to inputs below c).
-/// Rank k of the fold communicator holds the inputs of block k, which ascend with k, so a
-/// piece meets the inputs in ascending blocks up to the wrap from the last rank to rank 0.
-/// For positional "min" that order matters: a candidate met before the wrap makes the later
-/// ranks above it skip the output unread, and only the ranks after the wrap re-read outputs
-/// that already have a candidate (the other direction would re-read at every step).
+/// Rank k of the fold communicator holds input block k. For mxv these are column blocks,
+/// contiguous and ascending with k; for vxm they are row blocks, which interleave in stripes
+/// (stripe t of row block k is piece t·q + k: distribution.hpp), ascending with k within each
+/// stripe. Handing pieces to rank k + 1 makes a piece meet the blocks in that ascending order
+/// up to the wrap to rank 0. For positional "min" that is the order that pays: a rank skips,
+/// unread, an output whose candidate lies below all of its inputs, as every candidate from a
+/// lower block does (for vxm with several stripes: from a lower block's first stripe), so
+/// before the wrap such outputs are read once; handing pieces downwards would have every
+/// step re-read them.
 /// After q steps every piece is back at its owner with its complete result. Each piece
 /// travels q hops, one message per hop: the done bits raw, the outputs as an id frame of the
 /// fold communicator's wire format and the values after them (bit-packed when they are

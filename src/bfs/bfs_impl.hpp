@@ -46,6 +46,8 @@ struct BfsSolver::Impl {
     gindex_t begin = 0;            ///< first vertex of this rank's piece
     lindex_t local_n = 0;          ///< vertices in this rank's piece
     std::vector<gindex_t> degree;  ///< out-degree of each vertex of the piece (stored ids)
+    /// The same in 32 bits, read by every top-down level; empty if a degree does not fit.
+    std::vector<std::uint32_t> degree32;
     std::vector<gindex_t> caller_degree;  ///< the same in the caller's ids (relabelled graphs)
     gindex_t total_edges = 0;             ///< stored entries of A
 

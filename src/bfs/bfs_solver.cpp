@@ -98,6 +98,11 @@ BfsSolver::Impl::Impl(const DistMatrix<Pattern>& m, const BfsOptions& o)
     degree.assign(
         counts.begin() + std::ptrdiff_t(std::min<std::size_t>(off, counts.size())),
         counts.begin() + std::ptrdiff_t(std::min<std::size_t>(off + local_n, counts.size())));
+    if (std::all_of(degree.begin(), degree.end(),
+                    [](gindex_t d) { return d <= gindex_t(UINT32_MAX); })) {
+        detail::reserve_huge(degree32, local_n);
+        degree32.assign(degree.begin(), degree.end());
+    }
     total_edges = m.nvals();
     if (const VertexRelabel* rl = m.relabel()) {
         std::vector<gindex_t> unused;

@@ -49,7 +49,7 @@ std::uint64_t BfsSolver::Impl::step(bool bottom_up) {
 }
 
 gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r, bool top_down) {
-    const SparseVector<gindex_t>& nx = next.sparse();
+    SparseVector<gindex_t>& nx = next.sparse();
     const auto& ni = nx.indices();
     const gindex_t* parent_of = nx.values().data();
     const std::size_t found = ni.size();
@@ -57,15 +57,12 @@ gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r, bool top_do
     gindex_t* level = r.level.data();
     gindex_t* parent = r.parent.data();
     const bool keep_parent = top_down || !recovers_parents_after();
+    // The new frontier's out-degree sum drives the next direction choice (after a bottom-up
+    // level the rule asks for the frontier's size only); 32-bit degrees where they fit
+    // halve the bytes of that read, one per vertex found.
     const bool sum_degrees = top_down;
     const gindex_t* deg = degree.data();
-    // The new frontier is next's ids; its out-degree sum drives the next direction choice
-    // (after a bottom-up level the rule asks for the frontier's size only).
-    auto& front = frontier.sparse().indices();
-    detail::reserve_huge(front, found);
-    front.resize(found);
-    lindex_t* fi = front.data();
-    frontier.sparse().set_size(local_n);
+    const std::uint32_t* deg32 = degree32.empty() ? nullptr : degree32.data();
     gindex_t degree_sum = 0;
     kernels::set_bits_sorted(vis, ni.data(), found);
     // Parallel over the found vertices; ids ascend, so threads touch disjoint ranges of the
@@ -75,11 +72,17 @@ gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r, bool top_do
     if (threads > 1)
     for (std::size_t k = 0; k < found; ++k) {
         const lindex_t i = ni[k];
-        fi[k] = i;
         level[i] = depth + 1;
         if (keep_parent) parent[i] = parent_of[k];
-        if (sum_degrees) degree_sum += deg[i];
+        if (sum_degrees) degree_sum += deg32 ? gindex_t(deg32[i]) : deg[i];
     }
+    // The new frontier is next's ids: its index buffer is handed over rather than copied
+    // (next is written afresh by the following level).
+    SparseVector<Pattern>& front = frontier.sparse();
+    std::swap(front.indices(), nx.indices());
+    front.values().resize(found);
+    front.set_size(local_n);
+    nx.clear();
     return degree_sum;
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <random>
@@ -139,5 +140,39 @@ TEST(KernelsClaim, MatchesReferenceOnEveryView) {
         check(k, make_view(dcsc), "dcsc");
         check(k, make_view(dcsc, &lookup), "dcsc+lookup");
         check(k, make_view(csr_t), "csr(At)");
+    }
+}
+
+// One workspace across calls whose outputs are drained both ways: a sparse output (sorted
+// from the claim lists) must leave no claim behind for a following dense drain (which reads
+// the claiming threads' bitmaps), and the reverse.
+TEST(KernelsClaim, SortedAndDenseDrainsShareOneWorkspace) {
+    const lindex_t n_out = 200000, n_in = 400;
+    const Case k = random_case(77, n_out, n_in, 150000);
+    const ValueArray<Pattern> va(k.r.size());
+    const auto dcsc = Dcsc<Pattern>::from_tuples(k.n_out, k.n_in, k.r, k.c, va);
+    const auto view = make_view(dcsc);
+    auto to_global = [](lindex_t j) { return std::int64_t(j) + 1; };
+    // Input sets: one short column (few outputs: sorted), the hub column 0 (every other
+    // output: dense), then short ones again.
+    std::vector<std::vector<lindex_t>> inputs = {{5}, {0, 5, 9}, {7}, {3, 11}, {0}, {12}};
+    for (int threads : {1, 2}) {
+        ClaimWorkspace<std::int64_t> ws;
+        ws.policy.max_threads = threads;
+        ws.policy.min_parallel_work = threads == 1 ? ~std::size_t(0) : 1;
+        for (const auto& ids : inputs) {
+            std::map<lindex_t, std::int64_t> expect;
+            for (std::size_t e = 0; e < k.r.size(); ++e) {
+                if (std::find(ids.begin(), ids.end(), k.c[e]) == ids.end()) continue;
+                auto [it, fresh] = expect.insert({k.r[e], to_global(k.c[e])});
+                if (!fresh) it->second = std::min(it->second, to_global(k.c[e]));
+            }
+            SparseVector<std::int64_t> y;
+            claim_min(view, ids, to_global, no_mask(), y, ws);
+            std::map<lindex_t, std::int64_t> got;
+            for (std::size_t q = 0; q < y.nvals(); ++q) got[y.indices()[q]] = y.values()[q];
+            EXPECT_EQ(got, expect)
+                << "threads " << threads << ", " << ids.size() << " inputs starting at " << ids[0];
+        }
     }
 }

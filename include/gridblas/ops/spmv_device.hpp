@@ -127,7 +127,7 @@ std::uint64_t device_local_multiply(DeviceSpmvState<typename S::value_type, A>& 
     st.y.download(pind, pval);
     y.reset(n_out);
     y.indices().assign(pind, pind + ks.nvals);
-    y.values().resize(ks.nvals);
+    y.values().resize_for_overwrite(ks.nvals);
     std::copy(pval, pval + ks.nvals, y.values().data());
     return ks.entries;
 }

@@ -255,7 +255,7 @@ void rotate_pull(const SpmvLayout<T>& L, const LocalMask& mask, lindex_t out_len
     // The own piece is back with every candidate: that is the product over the piece.
     ws.t.reset(out_len);
     std::swap(ws.t.indices(), rb.ids);
-    ws.t.values().resize(rb.vals.size());
+    ws.t.values().resize_for_overwrite(rb.vals.size());
     std::copy(rb.vals.begin(), rb.vals.end(), ws.t.values().data());
     ws.last_entries = entries;
 }

@@ -241,7 +241,7 @@ void fold_partials(const SpmvLayout<T>& L, lindex_t out_len,
         std::span<const lindex_t>(yi), std::span<const Y>(ws.y.values().data(), ws.y.nvals()),
         std::span<const int>(ws.send_counts), lindex_t(nb), [](Y a, Y b) { return S::add(a, b); },
         ws.t.indices(), ws.fold_vals, name);
-    ws.t.values().resize(ws.fold_vals.size());
+    ws.t.values().resize_for_overwrite(ws.fold_vals.size());
     std::copy(ws.fold_vals.begin(), ws.fold_vals.end(), ws.t.values().data());
 }
 

@@ -113,7 +113,7 @@ inline void spa_drain(const Y* val, std::uint64_t* bits, const lindex_t* list, s
 template <class Y>
 void resize_output(SparseVector<Y>& y, std::size_t n) {
     y.indices().resize(n);
-    y.values().resize(n);
+    y.values().resize_for_overwrite(n);  // every entry is written next
 }
 
 /// SPA on one thread: scatter straight into the accumulator. Products the mask drops go

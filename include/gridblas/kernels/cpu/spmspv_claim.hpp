@@ -48,10 +48,13 @@ struct ClaimWorkspace {
     std::vector<std::uint64_t> bits;           ///< outputs claimed ("any")
     std::vector<lindex_t> best;                ///< smallest input id reaching each output ("min")
     std::vector<std::vector<lindex_t>> lists;  ///< outputs claimed, one list per thread
-    std::vector<std::size_t> pos;              ///< column position of each input (or npos)
-    std::vector<offset_t> start;               ///< products before each input
-    std::vector<std::size_t> counts;           ///< outputs per part of the dense drain
-    std::vector<std::uint64_t> occupied;       ///< the dense drain's occupancy masks
+    /// The same outputs as a bitmap per thread (all zero when idle), so that the dense drain
+    /// finds them without reading every slot.
+    std::vector<std::vector<std::uint64_t>> claimed;
+    std::vector<std::size_t> pos;         ///< column position of each input (or npos)
+    std::vector<offset_t> start;          ///< products before each input
+    std::vector<std::size_t> counts;      ///< outputs per part of the dense drain
+    std::vector<std::uint64_t> occupied;  ///< the dense drain's occupancy masks
     ParallelPolicy policy;
 };
 
@@ -69,14 +72,13 @@ inline constexpr offset_t kSlotsAhead = 16;
 
 /// The dense drain of the claims made in slots ("min", and "any" on several threads): the outputs
 /// with best[i] != none in index order, with their values, and best reset; several threads each
-/// take a range of 64-output words. A first pass turns each word's slots into an occupancy mask (a
-/// loop the compiler vectorises) and counts it; the second visits only the set bits. Testing every
-/// slot with a branch instead mispredicts on about every other found output when a quarter of the
-/// block is found at once, as on a BFS's largest top-down level.
+/// take a range of 64-output words. The claimed outputs are known from the claiming threads'
+/// bitmaps (`claimed`, cleared here), so a first pass merges and counts those, n / 8 bytes a
+/// thread instead of the n slots (4n bytes), and the second visits only the set bits.
 template <class Y, class ToGlobal>
 void drain_best(lindex_t* best, lindex_t n, ToGlobal to_global, SparseVector<Y>& y,
-                std::vector<std::uint64_t>& occupied, std::vector<std::size_t>& counts,
-                int threads) {
+                std::span<std::vector<std::uint64_t>> claimed, std::vector<std::uint64_t>& occupied,
+                std::vector<std::size_t>& counts, int threads) {
     constexpr lindex_t none = ~lindex_t(0);
     const std::size_t words = bitmap_words(n);
     occupied.resize(words);
@@ -84,23 +86,27 @@ void drain_best(lindex_t* best, lindex_t n, ToGlobal to_global, SparseVector<Y>&
     counts.assign(std::size_t(threads) + 1, 0);
 #pragma omp parallel for num_threads(threads) schedule(static, 1) if (threads > 1)
     for (int t = 0; t < threads; ++t) {
+        const std::size_t w0 = part_begin(words, t, threads);
+        const std::size_t w1 = part_begin(words, t + 1, threads);
         std::size_t c = 0;
-        for (std::size_t w = part_begin(words, t, threads); w < part_begin(words, t + 1, threads);
-             ++w) {
-            const lindex_t* slot = best + w * 64;
-            const std::size_t len = std::min<std::size_t>(64, std::size_t(n) - w * 64);
-            std::uint64_t mask = 0;
-            for (std::size_t l = 0; l < len; ++l) mask |= std::uint64_t(slot[l] != none) << l;
-            occ[w] = mask;
-            c += std::size_t(std::popcount(mask));
+        std::fill(occ + w0, occ + w1, std::uint64_t(0));
+        for (std::vector<std::uint64_t>& bits : claimed) {
+            std::uint64_t* b = bits.data();
+            for (std::size_t w = w0; w < w1; ++w) {
+                if (b[w] == 0) continue;
+                occ[w] |= b[w];
+                b[w] = 0;
+            }
         }
+        for (std::size_t w = w0; w < w1; ++w) c += std::size_t(std::popcount(occ[w]));
         counts[std::size_t(t) + 1] = c;
     }
     for (int t = 0; t < threads; ++t) counts[std::size_t(t) + 1] += counts[std::size_t(t)];
-    ::gridblas::detail::reserve_huge(y.indices(), counts[std::size_t(threads)]);
-    y.values().reserve_huge(counts[std::size_t(threads)]);
-    y.indices().resize(counts[std::size_t(threads)]);
-    y.values().resize(counts[std::size_t(threads)]);
+    const std::size_t total = counts[std::size_t(threads)];
+    ::gridblas::detail::reserve_huge(y.indices(), total);
+    y.values().reserve_huge(total);
+    y.indices().resize(total);
+    y.values().resize_for_overwrite(total);
     lindex_t* yi = y.indices().data();
     Y* yv = y.values().data();
 #pragma omp parallel for num_threads(threads) schedule(static, 1) if (threads > 1)
@@ -175,6 +181,10 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
     if (flops == 0) return st;
     const int threads = detail::threads_for(ws.policy, std::size_t(flops));
     if (ws.lists.size() < std::size_t(threads)) ws.lists.resize(std::size_t(threads));
+    if (ws.claimed.size() < std::size_t(threads)) ws.claimed.resize(std::size_t(threads));
+    for (int t = 0; t < threads; ++t) {
+        if (ws.claimed[std::size_t(t)].size() != words) ws.claimed[std::size_t(t)].assign(words, 0);
+    }
     std::uint64_t* bits = ws.bits.data();
     lindex_t* best = ws.best.data();
     constexpr offset_t slice = offset_t(detail::kClaimSlice);
@@ -183,10 +193,12 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
 #pragma omp parallel num_threads(threads) if (threads > 1)
         {
 #if defined(_OPENMP)
-            std::vector<lindex_t>& mine = ws.lists[std::size_t(omp_get_thread_num())];
+            const std::size_t me = std::size_t(omp_get_thread_num());
 #else
-            std::vector<lindex_t>& mine = ws.lists[0];
+            const std::size_t me = 0;
 #endif
+            std::vector<lindex_t>& mine = ws.lists[me];
+            std::uint64_t* my_bits = ws.claimed[me].data();
             mine.clear();
 #pragma omp for schedule(dynamic, 1) nowait
             for (std::size_t c = 0; c < slices; ++c) {
@@ -233,6 +245,9 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
                                 added += take & (cur == none);  // first claim
                             }
                             mine.insert(mine.end(), claimed, claimed + added);
+                            for (std::size_t q = 0; q < added; ++q) {
+                                my_bits[claimed[q] >> 6] |= std::uint64_t(1) << (claimed[q] & 63);
+                            }
                             continue;
                         }
                     }
@@ -260,7 +275,10 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
                             lindex_t cur = slot.load(std::memory_order_relaxed);
                             while (keep_min ? j < cur : cur == none) {
                                 if (slot.compare_exchange_weak(cur, j, std::memory_order_relaxed)) {
-                                    if (cur == none) mine.push_back(i);  // first claim
+                                    if (cur == none) {  // first claim
+                                        mine.push_back(i);
+                                        my_bits[i >> 6] |= std::uint64_t(1) << (i & 63);
+                                    }
                                     break;
                                 }
                             }
@@ -284,12 +302,14 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
     for (int t = 0; t < threads; ++t) found += ws.lists[std::size_t(t)].size();
     auto& yi = y.indices();
     // "min", and "any" on several threads, claimed through the slots: dense outputs are
-    // drained by one threaded pass over the block's outputs, sparse ones sorted.
+    // drained by a threaded pass over the claiming threads' bitmaps (n / 64 words each),
+    // sparse ones sorted.
     const bool by_slot = keep_min || threads > 1;
     if (by_slot) {
-        if (std::size_t(n) < found * 64) {
-            detail::drain_best(best, n, to_global, y, ws.occupied, ws.counts,
-                               detail::threads_for(ws.policy, std::size_t(n) / 4));
+        if (words * std::size_t(threads + 1) < found * 16) {
+            detail::drain_best(best, n, to_global, y,
+                               std::span(ws.claimed.data(), std::size_t(threads)), ws.occupied,
+                               ws.counts, detail::threads_for(ws.policy, std::size_t(n) / 4));
             st.nvals = y.nvals();
             return st;
         }
@@ -315,9 +335,16 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
         std::sort(yi.begin(), yi.end());
         if (!by_slot) {
             for (lindex_t i : yi) bits[i >> 6] = 0;
+        } else {
+            // Every bit set in a claiming thread's bitmap is an output of yi, so each word
+            // holding one of them can be zeroed whole.
+            for (int t = 0; t < threads; ++t) {
+                std::uint64_t* b = ws.claimed[std::size_t(t)].data();
+                for (lindex_t i : yi) b[i >> 6] = 0;
+            }
         }
     }
-    y.values().resize(yi.size());
+    y.values().resize_for_overwrite(yi.size());
     Y* yv = y.values().data();
     for (std::size_t k = 0; k < yi.size(); ++k) {
         yv[k] = Y(to_global(best[yi[k]]));

@@ -189,7 +189,7 @@ KernelStats pull_sparse(const CompressedView<A>& a, const XA& x, const MaskView&
             total += n;
         }
         y.indices().resize(total);
-        y.values().resize(total);
+        y.values().resize_for_overwrite(total);
         lindex_t* yi = y.indices().data();
         Y* yv = y.values().data();
 #pragma omp parallel for num_threads(threads) schedule(static)

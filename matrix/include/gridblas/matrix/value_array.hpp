@@ -4,6 +4,9 @@
 /// length, so a pattern-only graph costs index memory alone.
 
 #include <cstddef>
+#include <memory>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "gridblas/core/types.hpp"
@@ -18,7 +21,11 @@ public:
     ValueArray() = default;
     explicit ValueArray(std::size_t n, const T& v = T{}) : data_(n, v) {}
     std::size_t size() const { return data_.size(); }
-    void resize(std::size_t n) { data_.resize(n); }
+    /// New elements are T{} (zero for arithmetic types).
+    void resize(std::size_t n) { data_.resize(n, T{}); }
+    /// resize() for a caller that writes every new element next: they are default-initialised
+    /// (left unwritten for arithmetic types), which spares a pass over the memory.
+    void resize_for_overwrite(std::size_t n) { data_.resize(n); }
     void reserve(std::size_t n) { data_.reserve(n); }
     /// reserve() in a buffer advised for huge pages (detail/huge_pages.hpp).
     void reserve_huge(std::size_t n) { detail::reserve_huge(data_, n); }
@@ -34,7 +41,25 @@ public:
     bool operator==(const ValueArray&) const = default;
 
 private:
-    std::vector<T> data_;
+    /// Default-initialises on resize(n) with no value (see resize_for_overwrite()).
+    template <class E>
+    struct DefaultInitAllocator : std::allocator<E> {
+        template <class U>
+        struct rebind {
+            using other = DefaultInitAllocator<U>;
+        };
+        using std::allocator<E>::allocator;
+        template <class U>
+        void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+            ::new (static_cast<void*>(p)) U;
+        }
+        template <class U, class... Args>
+        void construct(U* p, Args&&... args) {
+            std::allocator_traits<std::allocator<E>>::construct(
+                static_cast<std::allocator<E>&>(*this), p, std::forward<Args>(args)...);
+        }
+    };
+    std::vector<T, DefaultInitAllocator<T>> data_;
 };
 
 /// bool values are stored one byte each (std::vector<bool> packs bits and cannot hand out
@@ -51,6 +76,7 @@ public:
     explicit ValueArray(std::size_t n, bool v = false) : data_(n, Box{v}) {}
     std::size_t size() const { return data_.size(); }
     void resize(std::size_t n) { data_.resize(n); }
+    void resize_for_overwrite(std::size_t n) { data_.resize(n); }
     void reserve(std::size_t n) { data_.reserve(n); }
     void reserve_huge(std::size_t n) { detail::reserve_huge(data_, n); }
     /// Drops spare capacity, into a buffer advised for huge pages when it is long.
@@ -76,6 +102,7 @@ public:
     explicit ValueArray(std::size_t n, Pattern = {}) : n_(n) {}
     std::size_t size() const { return n_; }
     void resize(std::size_t n) { n_ = n; }
+    void resize_for_overwrite(std::size_t n) { n_ = n; }
     void reserve(std::size_t) {}
     void reserve_huge(std::size_t) {}
     void shrink_to_fit() {}

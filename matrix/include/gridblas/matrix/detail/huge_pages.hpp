@@ -25,13 +25,13 @@ void advise_huge_pages(const void* p, std::size_t bytes) noexcept;
 
 /// Gives `v` room for n elements in a buffer advised for huge pages before its first touch
 /// (its elements are kept); does nothing when the capacity already suffices.
-template <class T>
-void reserve_huge(std::vector<T>& v, std::size_t n) {
+template <class T, class Alloc>
+void reserve_huge(std::vector<T, Alloc>& v, std::size_t n) {
     if (v.capacity() >= n) return;
     if constexpr (std::is_same_v<T, bool>) {
         v.reserve(n);  // packed bits: no data pointer to advise
     } else {
-        std::vector<T> fresh;
+        std::vector<T, Alloc> fresh(v.get_allocator());
         fresh.reserve(n);
         advise_huge_pages(fresh.data(), n * sizeof(T));
         fresh.insert(fresh.end(), v.begin(), v.end());
@@ -41,10 +41,10 @@ void reserve_huge(std::vector<T>& v, std::size_t n) {
 
 /// shrink_to_fit() into a buffer advised for huge pages (the elements are copied, as
 /// shrink_to_fit does); nothing when there is no spare capacity.
-template <class T>
-void shrink_to_fit_huge(std::vector<T>& v) {
+template <class T, class Alloc>
+void shrink_to_fit_huge(std::vector<T, Alloc>& v) {
     if (v.capacity() == v.size()) return;
-    std::vector<T> fit;
+    std::vector<T, Alloc> fit(v.get_allocator());
     reserve_huge(fit, v.size());
     fit.insert(fit.end(), v.begin(), v.end());
     v.swap(fit);

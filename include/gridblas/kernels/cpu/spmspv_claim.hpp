@@ -5,15 +5,18 @@
 ///
 /// With a positional semiring every product of input column j is j's global index, so an
 /// output's value depends only on which inputs reach it: no values need gathering, bucketing
-/// or sorting by output. Threads walk the products and claim each allowed output once in a
-/// 32-bit slot per output: "min" by a compare-and-swap that lowers the slot (the smallest
-/// input id so far), "any" by one that fills it only while it is empty; either way the swap
-/// that replaces the empty marker is the claim. (One thread claims "any" in a bitmap
-/// instead, with no atomics.) This is the queue-based top-down step of Beamer, Asanović &
-/// Patterson ("Direction-optimizing breadth-first search", SC 2012) written as a masked
-/// SpMSpV; the work is split into equal slices of products, not of inputs (Azad & Buluç,
-/// IPDPS 2017), so a hub column spreads over the threads. The output is then put in index
-/// order by a threaded scan (dense outputs) or by sorting the claimed list (sparse ones). Min
+/// or sorting by output. The inputs ascend and each thread takes its slices of the products
+/// in ascending order, so the first product of a thread to reach an output carries that
+/// thread's smallest input for it. A thread therefore tests and sets one bit per product in a
+/// bitmap of its own (n / 8 bytes, which stays in a core's cache where the 4-byte slots do
+/// not), and only its first claims go on to the 32-bit slot of the output: a plain store on
+/// one thread; with several, a compare-and-swap that lowers the slot ("min") or fills it
+/// while it is empty ("any"), the swap that replaces the empty marker being the output's
+/// claim. This is the queue-based top-down step of Beamer, Asanović & Patterson
+/// ("Direction-optimizing breadth-first search", SC 2012) written as a masked SpMSpV; the
+/// work is split into equal slices of products, not of inputs (Azad & Buluç, IPDPS 2017), so
+/// a hub column spreads over the threads. The output is then put in index order from the
+/// threads' bitmaps (dense outputs) or by sorting the claimed lists (sparse ones). Min
 /// results are exact and deterministic; any results may differ from run to run, as the
 /// semiring allows.
 
@@ -39,17 +42,16 @@
 
 namespace gridblas::kernels {
 
-/// Scratch of spmspv_claim(), kept between calls: `bits` is all zero and `best` all at
+/// Scratch of spmspv_claim(), kept between calls: `claimed` is all zero and `best` all at
 /// `ClaimWorkspace::none` whenever no call is running. (Y, the semiring's value type, is
 /// kept for the callers' types; the state is 32-bit input ids whatever Y is.)
 template <class Y>
 struct ClaimWorkspace {
     static constexpr lindex_t none = ~lindex_t(0);
-    std::vector<std::uint64_t> bits;           ///< outputs claimed ("any")
-    std::vector<lindex_t> best;                ///< smallest input id reaching each output ("min")
+    std::vector<lindex_t> best;  ///< the input id kept for each output (smallest for "min")
     std::vector<std::vector<lindex_t>> lists;  ///< outputs claimed, one list per thread
-    /// The same outputs as a bitmap per thread (all zero when idle), so that the dense drain
-    /// finds them without reading every slot.
+    /// The outputs each thread reached, one bitmap per thread: the claim test of its products,
+    /// and what the dense drain reads to find the outputs.
     std::vector<std::vector<std::uint64_t>> claimed;
     std::vector<std::size_t> pos;         ///< column position of each input (or npos)
     std::vector<offset_t> start;          ///< products before each input
@@ -63,12 +65,10 @@ namespace detail {
 /// Products per unit of work of spmspv_claim().
 inline constexpr std::size_t kClaimSlice = 4096;
 
-/// How many products ahead spmspv_claim() prefetches the output slot. The slots a column's
+/// How many claims ahead spmspv_claim() prefetches the output slot. The slots a column's
 /// entries name are scattered over the block (4 bytes each: 4 MB at 2^20 outputs, more than
-/// a core's L2), and the hardware cannot guess the next one; prefetching 16 ahead took the
-/// claiming pass of the largest top-down level at scale 20 from 3.9-4.4 to 3.0-3.5 ms on two
-/// threads and from 5.4-6.3 to 4.4-5.0 ms on one (8 interleaved runs of 20 searches).
-inline constexpr offset_t kSlotsAhead = 16;
+/// a core's L2), and the hardware cannot guess the next one.
+inline constexpr std::size_t kSlotsAhead = 16;
 
 /// The dense drain of the claims made in slots ("min", and "any" on several threads): the outputs
 /// with best[i] != none in index order, with their values, and best reset; several threads each
@@ -157,7 +157,6 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
         ::gridblas::detail::reserve_huge(ws.best, n);  // read at random, one slot per output
         ws.best.assign(n, none);
     }
-    if (!keep_min && ws.bits.size() != words) ws.bits.assign(words, 0);
     // Plan: each input's column position and the running count of its entries, so that
     // threads can take equal slices of the products whatever the column lengths (one hub
     // column must not become one thread's work). The lookups are made first, so that the
@@ -185,10 +184,14 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
     for (int t = 0; t < threads; ++t) {
         if (ws.claimed[std::size_t(t)].size() != words) ws.claimed[std::size_t(t)].assign(words, 0);
     }
-    std::uint64_t* bits = ws.bits.data();
+    for (auto& l : ws.lists) l.clear();  // also those of threads the runtime may not start
     lindex_t* best = ws.best.data();
     constexpr offset_t slice = offset_t(detail::kClaimSlice);
     const std::size_t slices = std::size_t((flops + slice - 1) / slice);
+    // Slices are handed out in ascending order from one counter, so each thread's products
+    // come in ascending input order (which a dynamic schedule does in practice but OpenMP
+    // does not promise).
+    std::atomic<std::size_t> next_slice{0};
     detail::with_mask(mask, [&](auto allow) {
 #pragma omp parallel num_threads(threads) if (threads > 1)
         {
@@ -199,9 +202,11 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
 #endif
             std::vector<lindex_t>& mine = ws.lists[me];
             std::uint64_t* my_bits = ws.claimed[me].data();
-            mine.clear();
-#pragma omp for schedule(dynamic, 1) nowait
-            for (std::size_t c = 0; c < slices; ++c) {
+            // This slice's first claims (outputs and inputs), taken to the slots afterwards.
+            lindex_t take_i[detail::kClaimSlice];
+            lindex_t take_j[detail::kClaimSlice];
+            for (std::size_t c = next_slice.fetch_add(1, std::memory_order_relaxed); c < slices;
+                 c = next_slice.fetch_add(1, std::memory_order_relaxed)) {
                 const offset_t lo = offset_t(c) * slice;
                 const offset_t hi = std::min(flops, lo + slice);
                 // The input whose products contain `lo`, then onwards.
@@ -209,90 +214,57 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
                                             ws.start.begin()) -
                                 1;
                 const lindex_t* inner = a.inner;
-                lindex_t claimed[detail::kClaimSlice];  // outputs first claimed in a slice
+                std::size_t added = 0;
                 for (offset_t f = lo; f < hi; ++k) {
-                    // Short columns: the entries of the column 8 inputs ahead, and the
-                    // output slot of the first entry 4 inputs ahead, start loading now.
+                    // Short columns: the entries of the column 8 inputs ahead start loading.
                     if (k + 8 < inputs && ws.start[k + 9] > ws.start[k + 8]) {
                         __builtin_prefetch(inner + a.ptr[ws.pos[k + 8]]);
-                    }
-                    if (k + 4 < inputs && ws.start[k + 5] > ws.start[k + 4]) {
-                        __builtin_prefetch(best + inner[a.ptr[ws.pos[k + 4]]]);
                     }
                     if (ws.pos[k] == npos) continue;
                     const lindex_t j = ids[k];
                     const offset_t base = a.ptr[ws.pos[k]] - ws.start[k];
                     const offset_t stop = std::min(hi, ws.start[k + 1]);
-                    if constexpr (keep_min) {
-                        if (threads == 1) {
-                            // One thread: no atomics. The update is written as a select;
-                            // GCC 12 compiles it to two branches (mask, then compare) that
-                            // skip the store, which measured faster than a forced branch-free
-                            // store to every slot read (level 2 of the scale-20 search, before the
-                            // slot prefetch: 5.7-6.1 against 7.8-8.0 ms): those stores dirty every
-                            // line touched.
-                            std::size_t added = 0;  // stop - f <= slice entries
-                            for (; f < stop; ++f) {
-                                if (f + detail::kSlotsAhead < stop) {
-                                    __builtin_prefetch(best +
-                                                       inner[base + f + detail::kSlotsAhead]);
-                                }
-                                const lindex_t i = inner[base + f];
-                                const lindex_t cur = best[i];
-                                const bool take = allow(i) & (j < cur);
-                                best[i] = take ? j : cur;
-                                claimed[added] = i;
-                                added += take & (cur == none);  // first claim
-                            }
-                            mine.insert(mine.end(), claimed, claimed + added);
-                            for (std::size_t q = 0; q < added; ++q) {
-                                my_bits[claimed[q] >> 6] |= std::uint64_t(1) << (claimed[q] & 63);
-                            }
-                            continue;
-                        }
-                    }
-                    if (threads > 1) {
-                        // Several threads claim through the slots by compare-and-swap ("any"
-                        // too: a bitmap packs 512 outputs in a cache line, which the threads'
-                        // claims would pass back and forth). The same coin-flip branch as on
-                        // one thread is avoided by screening first: a branch-free pass keeps
-                        // the products that would change their slot, then only those try the
-                        // swap (which reads the slot again: another thread may have got there).
-                        std::size_t kept = 0;
-                        for (; f < stop; ++f) {
-                            if (f + detail::kSlotsAhead < stop) {
-                                __builtin_prefetch(best + inner[base + f + detail::kSlotsAhead]);
-                            }
-                            const lindex_t i = inner[base + f];
-                            const lindex_t cur =
-                                std::atomic_ref<lindex_t>(best[i]).load(std::memory_order_relaxed);
-                            claimed[kept] = i;
-                            kept += allow(i) & (keep_min ? j < cur : cur == none);
-                        }
-                        for (std::size_t q = 0; q < kept; ++q) {
-                            const lindex_t i = claimed[q];
-                            std::atomic_ref<lindex_t> slot(best[i]);
-                            lindex_t cur = slot.load(std::memory_order_relaxed);
-                            while (keep_min ? j < cur : cur == none) {
-                                if (slot.compare_exchange_weak(cur, j, std::memory_order_relaxed)) {
-                                    if (cur == none) {  // first claim
-                                        mine.push_back(i);
-                                        my_bits[i >> 6] |= std::uint64_t(1) << (i & 63);
-                                    }
-                                    break;
-                                }
-                            }
-                        }
-                        continue;
-                    }
-                    for (; f < stop; ++f) {  // "any" on one thread: a bitmap, no atomics
+                    // Branch-free: whether an allowed output is new to this thread is about
+                    // a coin flip on a BFS's largest level, which a branch mispredicts.
+                    for (; f < stop; ++f) {
                         const lindex_t i = inner[base + f];
-                        if (!allow(i)) continue;
-                        const std::uint64_t m = std::uint64_t(1) << (i & 63);
-                        if (bits[i >> 6] & m) continue;
-                        bits[i >> 6] |= m;
-                        best[i] = j;
-                        mine.push_back(i);
+                        const std::uint64_t bit = std::uint64_t(1) << (i & 63);
+                        std::uint64_t& word = my_bits[i >> 6];
+                        const bool take = allow(i) & ((word & bit) == 0);
+                        word |= bit & (std::uint64_t(0) - std::uint64_t(take));
+                        take_i[added] = i;
+                        take_j[added] = j;
+                        added += take;
+                    }
+                }
+                if (threads == 1) {
+                    // One thread: its first claim of an output is the only one, and with
+                    // ascending inputs the smallest.
+                    for (std::size_t q = 0; q < added; ++q) {
+                        if (q + detail::kSlotsAhead < added) {
+                            __builtin_prefetch(best + take_i[q + detail::kSlotsAhead], 1);
+                        }
+                        best[take_i[q]] = take_j[q];
+                    }
+                    mine.insert(mine.end(), take_i, take_i + added);
+                    continue;
+                }
+                // Several threads meet in the slots: "min" lowers a slot by compare-and-swap,
+                // "any" fills it while it is empty; the swap replacing the empty marker is the
+                // output's claim.
+                for (std::size_t q = 0; q < added; ++q) {
+                    if (q + detail::kSlotsAhead < added) {
+                        __builtin_prefetch(best + take_i[q + detail::kSlotsAhead], 1);
+                    }
+                    const lindex_t i = take_i[q];
+                    const lindex_t j = take_j[q];
+                    std::atomic_ref<lindex_t> slot(best[i]);
+                    lindex_t cur = slot.load(std::memory_order_relaxed);
+                    while (keep_min ? j < cur : cur == none) {
+                        if (slot.compare_exchange_weak(cur, j, std::memory_order_relaxed)) {
+                            if (cur == none) mine.push_back(i);  // the output's claim
+                            break;
+                        }
                     }
                 }
             }
@@ -300,55 +272,33 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
     });
     std::size_t found = 0;
     for (int t = 0; t < threads; ++t) found += ws.lists[std::size_t(t)].size();
-    auto& yi = y.indices();
-    // "min", and "any" on several threads, claimed through the slots: dense outputs are
-    // drained by a threaded pass over the claiming threads' bitmaps (n / 64 words each),
-    // sparse ones sorted.
-    const bool by_slot = keep_min || threads > 1;
-    if (by_slot) {
-        if (words * std::size_t(threads + 1) < found * 16) {
-            detail::drain_best(best, n, to_global, y,
-                               std::span(ws.claimed.data(), std::size_t(threads)), ws.occupied,
-                               ws.counts, detail::threads_for(ws.policy, std::size_t(n) / 4));
-            st.nvals = y.nvals();
-            return st;
-        }
+    // Dense outputs are drained by a threaded pass over the claiming threads' bitmaps
+    // (n / 64 words each), sparse ones sorted from the lists.
+    if (words * std::size_t(threads + 1) < found * 16) {
+        detail::drain_best(best, n, to_global, y,
+                           std::span(ws.claimed.data(), std::size_t(threads)), ws.occupied,
+                           ws.counts, detail::threads_for(ws.policy, std::size_t(n) / 4));
+        st.nvals = y.nvals();
+        return st;
     }
-    // Index order: scan the bitmap when the output is dense enough, else sort the lists.
+    auto& yi = y.indices();
     yi.clear();
-    if (!by_slot && words < found * 8) {
-        yi.reserve(found);
-        for (std::size_t w = 0; w < words; ++w) {
-            std::uint64_t v = bits[w];
-            if (!v) continue;
-            bits[w] = 0;
-            while (v) {
-                yi.push_back(lindex_t(w * 64 + std::size_t(std::countr_zero(v))));
-                v &= v - 1;
-            }
-        }
-    } else {
-        for (int t = 0; t < threads; ++t) {
-            const auto& l = ws.lists[std::size_t(t)];
-            yi.insert(yi.end(), l.begin(), l.end());
-        }
-        std::sort(yi.begin(), yi.end());
-        if (!by_slot) {
-            for (lindex_t i : yi) bits[i >> 6] = 0;
-        } else {
-            // Every bit set in a claiming thread's bitmap is an output of yi, so each word
-            // holding one of them can be zeroed whole.
-            for (int t = 0; t < threads; ++t) {
-                std::uint64_t* b = ws.claimed[std::size_t(t)].data();
-                for (lindex_t i : yi) b[i >> 6] = 0;
-            }
-        }
+    for (int t = 0; t < threads; ++t) {
+        const auto& l = ws.lists[std::size_t(t)];
+        yi.insert(yi.end(), l.begin(), l.end());
+    }
+    std::sort(yi.begin(), yi.end());
+    // Every bit set in a thread's bitmap is an output of yi, so each word holding one of
+    // them can be zeroed whole.
+    for (int t = 0; t < threads; ++t) {
+        std::uint64_t* b = ws.claimed[std::size_t(t)].data();
+        for (lindex_t i : yi) b[i >> 6] = 0;
     }
     y.values().resize_for_overwrite(yi.size());
     Y* yv = y.values().data();
     for (std::size_t k = 0; k < yi.size(); ++k) {
         yv[k] = Y(to_global(best[yi[k]]));
-        best[yi[k]] = none;  // "min" then finds its state empty whichever mode ran last
+        best[yi[k]] = none;
     }
     st.nvals = yi.size();
     return st;

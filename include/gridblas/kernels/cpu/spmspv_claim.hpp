@@ -51,12 +51,15 @@ struct ClaimWorkspace {
     std::vector<lindex_t> best;  ///< the input id kept for each output (smallest for "min")
     std::vector<std::vector<lindex_t>> lists;  ///< outputs claimed, one list per thread
     /// The outputs each thread reached, one bitmap per thread: the claim test of its products,
-    /// and what the dense drain reads to find the outputs.
+    /// and what the drain reads to find the outputs.
     std::vector<std::vector<std::uint64_t>> claimed;
-    std::vector<std::size_t> pos;         ///< column position of each input (or npos)
-    std::vector<offset_t> start;          ///< products before each input
-    std::vector<std::size_t> counts;      ///< outputs per part of the dense drain
-    std::vector<std::uint64_t> occupied;  ///< the dense drain's occupancy masks
+    /// Per thread, one bit per word of its `claimed` bitmap: the word may hold a claim.
+    std::vector<std::vector<std::uint64_t>> summary;
+    std::vector<std::size_t> pos;                 ///< column position of each input (or npos)
+    std::vector<offset_t> start;                  ///< products before each input
+    std::vector<std::size_t> counts;              ///< outputs per part of the drain
+    std::vector<std::uint64_t> occupied;          ///< the drain's merged bitmap words
+    std::vector<std::uint64_t> occupied_summary;  ///< and their summary
     ParallelPolicy policy;
 };
 
@@ -70,35 +73,50 @@ inline constexpr std::size_t kClaimSlice = 4096;
 /// a core's L2), and the hardware cannot guess the next one.
 inline constexpr std::size_t kSlotsAhead = 16;
 
-/// The dense drain of the claims made in slots ("min", and "any" on several threads): the outputs
-/// with best[i] != none in index order, with their values, and best reset; several threads each
-/// take a range of 64-output words. The claimed outputs are known from the claiming threads'
-/// bitmaps (`claimed`, cleared here), so a first pass merges and counts those, n / 8 bytes a
-/// thread instead of the n slots (4n bytes), and the second visits only the set bits.
+/// The drain of the claims: the outputs with best[i] != none in index order, with their
+/// values, and best reset. The claimed outputs are known from the claiming threads' bitmaps
+/// (`claimed`) and, one level up, from their summaries (`summary`: bit w set when word w of the
+/// bitmap may hold a claim), so the drain visits only the words that hold claims: its cost
+/// follows the outputs found plus n / 4096 summary words per claiming thread, whether the
+/// output is dense (a BFS's largest level) or a few hundred vertices (each level of a
+/// high-diameter graph). Both levels are left all zero. Several threads each take a range of
+/// summary words: a first pass merges the threads' words and counts, the second writes out.
 template <class Y, class ToGlobal>
 void drain_best(lindex_t* best, lindex_t n, ToGlobal to_global, SparseVector<Y>& y,
-                std::span<std::vector<std::uint64_t>> claimed, std::vector<std::uint64_t>& occupied,
-                std::vector<std::size_t>& counts, int threads) {
+                std::span<std::vector<std::uint64_t>> claimed,
+                std::span<std::vector<std::uint64_t>> summary, std::vector<std::uint64_t>& occupied,
+                std::vector<std::uint64_t>& occupied_summary, std::vector<std::size_t>& counts,
+                int threads) {
     constexpr lindex_t none = ~lindex_t(0);
     const std::size_t words = bitmap_words(n);
-    occupied.resize(words);
+    const std::size_t sums = bitmap_words(lindex_t(words));
+    occupied.resize(words);  // only the words named by occupied_summary are written and read
+    occupied_summary.resize(sums);
     std::uint64_t* occ = occupied.data();
+    std::uint64_t* occ_sum = occupied_summary.data();
     counts.assign(std::size_t(threads) + 1, 0);
 #pragma omp parallel for num_threads(threads) schedule(static, 1) if (threads > 1)
     for (int t = 0; t < threads; ++t) {
-        const std::size_t w0 = part_begin(words, t, threads);
-        const std::size_t w1 = part_begin(words, t + 1, threads);
         std::size_t c = 0;
-        std::fill(occ + w0, occ + w1, std::uint64_t(0));
-        for (std::vector<std::uint64_t>& bits : claimed) {
-            std::uint64_t* b = bits.data();
-            for (std::size_t w = w0; w < w1; ++w) {
-                if (b[w] == 0) continue;
-                occ[w] |= b[w];
-                b[w] = 0;
+        for (std::size_t sw = part_begin(sums, t, threads); sw < part_begin(sums, t + 1, threads);
+             ++sw) {
+            std::uint64_t m = 0;
+            for (std::vector<std::uint64_t>& sb : summary) {
+                m |= sb[sw];
+                sb[sw] = 0;
+            }
+            occ_sum[sw] = m;
+            for (; m != 0; m &= m - 1) {
+                const std::size_t w = sw * 64 + std::size_t(std::countr_zero(m));
+                std::uint64_t v = 0;
+                for (std::vector<std::uint64_t>& bits : claimed) {
+                    v |= bits[w];
+                    bits[w] = 0;
+                }
+                occ[w] = v;
+                c += std::size_t(std::popcount(v));
             }
         }
-        for (std::size_t w = w0; w < w1; ++w) c += std::size_t(std::popcount(occ[w]));
         counts[std::size_t(t) + 1] = c;
     }
     for (int t = 0; t < threads; ++t) counts[std::size_t(t) + 1] += counts[std::size_t(t)];
@@ -112,13 +130,16 @@ void drain_best(lindex_t* best, lindex_t n, ToGlobal to_global, SparseVector<Y>&
 #pragma omp parallel for num_threads(threads) schedule(static, 1) if (threads > 1)
     for (int t = 0; t < threads; ++t) {
         std::size_t o = counts[std::size_t(t)];
-        for (std::size_t w = part_begin(words, t, threads); w < part_begin(words, t + 1, threads);
-             ++w) {
-            for (std::uint64_t mask = occ[w]; mask != 0; mask &= mask - 1) {
-                const std::size_t i = w * 64 + std::size_t(std::countr_zero(mask));
-                yi[o] = lindex_t(i);
-                yv[o++] = Y(to_global(best[i]));
-                best[i] = none;
+        for (std::size_t sw = part_begin(sums, t, threads); sw < part_begin(sums, t + 1, threads);
+             ++sw) {
+            for (std::uint64_t m = occ_sum[sw]; m != 0; m &= m - 1) {
+                const std::size_t w = sw * 64 + std::size_t(std::countr_zero(m));
+                for (std::uint64_t v = occ[w]; v != 0; v &= v - 1) {
+                    const std::size_t i = w * 64 + std::size_t(std::countr_zero(v));
+                    yi[o] = lindex_t(i);
+                    yv[o++] = Y(to_global(best[i]));
+                    best[i] = none;
+                }
             }
         }
     }
@@ -132,11 +153,9 @@ void drain_best(lindex_t* best, lindex_t n, ToGlobal to_global, SparseVector<Y>&
 /// global index). `a` has outer = input (as for spmspv()). y gets length a.n_inner, ascending
 /// indices. Returns the entries read.
 ///
-/// Both keep a 32-bit input id per output, updated by compare-and-swap ("min" lowers it, "any"
-/// fills it once), and the swap that replaces the empty marker is the claim: each output costs
-/// one atomic (a few more for "min" when threads meet out of order), and the per-edge state
-/// read at random is 4 bytes (the outputs of a frontier's edges are scattered over the block).
-/// On one thread "any" sets a bit instead and "min" updates the slot with no atomics.
+/// Each output keeps a 32-bit input id (its slot); a product first tests and sets the output's
+/// bit in the thread's own bitmap, and only the thread's first claim of an output reaches
+/// the slot (see the file comment).
 template <class S, class A, class ToGlobal>
 KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> ids,
                          ToGlobal to_global, const MaskView& mask,
@@ -181,8 +200,11 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
     const int threads = detail::threads_for(ws.policy, std::size_t(flops));
     if (ws.lists.size() < std::size_t(threads)) ws.lists.resize(std::size_t(threads));
     if (ws.claimed.size() < std::size_t(threads)) ws.claimed.resize(std::size_t(threads));
+    if (ws.summary.size() < std::size_t(threads)) ws.summary.resize(std::size_t(threads));
+    const std::size_t sums = bitmap_words(lindex_t(words));
     for (int t = 0; t < threads; ++t) {
         if (ws.claimed[std::size_t(t)].size() != words) ws.claimed[std::size_t(t)].assign(words, 0);
+        if (ws.summary[std::size_t(t)].size() != sums) ws.summary[std::size_t(t)].assign(sums, 0);
     }
     for (auto& l : ws.lists) l.clear();  // also those of threads the runtime may not start
     lindex_t* best = ws.best.data();
@@ -202,6 +224,7 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
 #endif
             std::vector<lindex_t>& mine = ws.lists[me];
             std::uint64_t* my_bits = ws.claimed[me].data();
+            std::uint64_t* my_summary = ws.summary[me].data();
             // This slice's first claims (outputs and inputs), taken to the slots afterwards.
             lindex_t take_i[detail::kClaimSlice];
             lindex_t take_j[detail::kClaimSlice];
@@ -244,7 +267,9 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
                         if (q + detail::kSlotsAhead < added) {
                             __builtin_prefetch(best + take_i[q + detail::kSlotsAhead], 1);
                         }
-                        best[take_i[q]] = take_j[q];
+                        const lindex_t i = take_i[q];
+                        best[i] = take_j[q];
+                        my_summary[i >> 12] |= std::uint64_t(1) << ((i >> 6) & 63);
                     }
                     mine.insert(mine.end(), take_i, take_i + added);
                     continue;
@@ -258,6 +283,7 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
                     }
                     const lindex_t i = take_i[q];
                     const lindex_t j = take_j[q];
+                    my_summary[i >> 12] |= std::uint64_t(1) << ((i >> 6) & 63);
                     std::atomic_ref<lindex_t> slot(best[i]);
                     lindex_t cur = slot.load(std::memory_order_relaxed);
                     while (keep_min ? j < cur : cur == none) {
@@ -272,12 +298,13 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
     });
     std::size_t found = 0;
     for (int t = 0; t < threads; ++t) found += ws.lists[std::size_t(t)].size();
-    // Dense outputs are drained by a threaded pass over the claiming threads' bitmaps
-    // (n / 64 words each), sparse ones sorted from the lists.
-    if (words * std::size_t(threads + 1) < found * 16) {
-        detail::drain_best(best, n, to_global, y,
-                           std::span(ws.claimed.data(), std::size_t(threads)), ws.occupied,
-                           ws.counts, detail::threads_for(ws.policy, std::size_t(n) / 4));
+    // The drain visits the words holding claims (through the summaries), unless so few
+    // outputs were found that sorting the lists costs less than reading the summaries.
+    if (sums * std::size_t(threads) < found * 32) {
+        detail::drain_best(
+            best, n, to_global, y, std::span(ws.claimed.data(), std::size_t(threads)),
+            std::span(ws.summary.data(), std::size_t(threads)), ws.occupied, ws.occupied_summary,
+            ws.counts, detail::threads_for(ws.policy, found * 4));
         st.nvals = y.nvals();
         return st;
     }
@@ -288,11 +315,15 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
         yi.insert(yi.end(), l.begin(), l.end());
     }
     std::sort(yi.begin(), yi.end());
-    // Every bit set in a thread's bitmap is an output of yi, so each word holding one of
-    // them can be zeroed whole.
+    // Every bit set in a thread's bitmap (or its summary) is an output of yi, so each word
+    // holding one of them can be zeroed whole.
     for (int t = 0; t < threads; ++t) {
         std::uint64_t* b = ws.claimed[std::size_t(t)].data();
-        for (lindex_t i : yi) b[i >> 6] = 0;
+        std::uint64_t* sb = ws.summary[std::size_t(t)].data();
+        for (lindex_t i : yi) {
+            b[i >> 6] = 0;
+            sb[i >> 12] = 0;
+        }
     }
     y.values().resize_for_overwrite(yi.size());
     Y* yv = y.values().data();

@@ -30,13 +30,22 @@ inline constexpr std::size_t npos = std::numeric_limits<std::size_t>::max();
 
 /// Bucket index over the sorted outer ids of a doubly compressed block (Buluç's AUX).
 /// Build it once per matrix and point CompressedView::lookup at it; it stays valid for as
-/// long as the matrix is not modified.
+/// long as the matrix is not modified. When at least a quarter of the outer ids are stored
+/// (a block that is not hypersparse: one rank's block of a scale-20 Kronecker graph, a road
+/// network) it keeps the position of every outer id instead, 4 bytes each: one read per find
+/// where the buckets take two or three dependent ones, which on a high-diameter graph's many
+/// small top-down levels are cache misses each.
 class OuterLookup {
 public:
     OuterLookup() = default;
 
     /// Indexes `ids[0 .. num_ids)`, ascending ids in `[0, n_outer)`.
     OuterLookup(const lindex_t* ids, std::size_t num_ids, lindex_t n_outer) {
+        if (std::uint64_t(num_ids) * 4 >= std::uint64_t(n_outer) && n_outer > 0) {
+            position_.assign(n_outer, kAbsent);
+            for (std::size_t k = 0; k < num_ids; ++k) position_[ids[k]] = std::uint32_t(k);
+            return;
+        }
         // Smallest power-of-two bucket width with no more buckets than stored ids.
         const std::uint64_t target = std::max<std::uint64_t>(num_ids, 1);
         while ((std::uint64_t(n_outer) >> shift_) + 1 > target) ++shift_;
@@ -52,6 +61,11 @@ public:
 
     /// Position k with ids[k] == j, or npos. `ids` must be the array the index was built on.
     std::size_t find(lindex_t j, const lindex_t* ids) const {
+        if (!position_.empty()) {
+            if (j >= position_.size()) return npos;
+            const std::uint32_t p = position_[j];
+            return p == kAbsent ? npos : std::size_t(p);
+        }
         const std::size_t b = std::size_t(std::uint64_t(j) >> shift_);
         if (b + 1 >= aux_.size()) return npos;
         std::size_t lo = aux_[b];
@@ -69,11 +83,15 @@ public:
     /// log2 of the bucket width.
     unsigned shift() const { return shift_; }
     /// Bytes held by the index.
-    std::size_t memory_bytes() const { return aux_.capacity() * sizeof(std::uint32_t); }
+    std::size_t memory_bytes() const {
+        return (aux_.capacity() + position_.capacity()) * sizeof(std::uint32_t);
+    }
 
 private:
+    static constexpr std::uint32_t kAbsent = ~std::uint32_t(0);
     unsigned shift_ = 0;
     std::vector<std::uint32_t> aux_;
+    std::vector<std::uint32_t> position_;  ///< every outer id's position (dense blocks)
 };
 
 /// A non-owning view of a compressed block: outer index k in `[0, num_outer)` holds entries

@@ -61,6 +61,21 @@ struct BfsSolver::Impl {
     DistVector<gindex_t> frontier_ids;
     SpmvWorkspace<gindex_t, gindex_t, Pattern> ws_ids;
 
+    /// Levels and parents as the levels record them: 8 bytes a vertex in one array, where
+    /// the result keeps two arrays of 8 bytes, so a vertex found costs one cache line instead
+    /// of two (on a road network or mesh each vertex of a level lies on its own lines). They
+    /// are written out to the result in one sequential pass when the search is over. Used
+    /// when every vertex id fits in 32 bits (`compact`); otherwise the levels write the
+    /// result directly.
+    struct Reached {
+        std::uint32_t level_plus1;  ///< 0: not reached
+        std::uint32_t parent;       ///< kNoParent: not set
+    };
+    static constexpr std::uint32_t kNoParent = ~std::uint32_t(0);
+    bool compact = false;
+    std::vector<Reached> reached;
+    bool reached_clean = false;  ///< every entry of `reached` is {0, kNoParent}
+
     /// Buffers of parent mode "after", kept between searches.
     detail::AfterBuffers after;
     /// The search's and each level's times, reduced over the ranks at the end of a search.
@@ -72,6 +87,11 @@ struct BfsSolver::Impl {
     /// One level in the given direction: fills `next` and returns the adjacency entries
     /// examined on this rank.
     std::uint64_t step(bool bottom_up);
+    /// Readies the per-vertex state of a search: `reached` (compact) or the result's arrays.
+    void start_search(BfsResult& r);
+    /// Compact searches: writes `reached` out to the result's level and parent arrays and
+    /// clears it for the next search.
+    void write_out_reached(BfsResult& r);
     /// Records the vertices of `next` (level depth + 1), makes them the frontier, and returns
     /// the sum of their out-degrees after a top-down level (0 after a bottom-up one).
     gindex_t record_level(gindex_t depth, BfsResult& r, bool top_down);

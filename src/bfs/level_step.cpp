@@ -56,6 +56,7 @@ gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r, bool top_do
     std::uint64_t* vis = visited.bitmap().words().data();
     gindex_t* level = r.level.data();
     gindex_t* parent = r.parent.data();
+    Reached* reached = this->reached.data();
     const bool keep_parent = top_down || !recovers_parents_after();
     // The new frontier's out-degree sum drives the next direction choice (after a bottom-up
     // level the rule asks for the frontier's size only); 32-bit degrees where they fit
@@ -66,14 +67,19 @@ gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r, bool top_do
     gindex_t degree_sum = 0;
     kernels::set_bits_sorted(vis, ni.data(), found);
     // Parallel over the found vertices; ids ascend, so threads touch disjoint ranges of the
-    // level/parent arrays.
+    // per-vertex arrays.
     const int threads = found >= (std::size_t(1) << 14) ? omp_get_max_threads() : 1;
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : degree_sum) \
     if (threads > 1)
     for (std::size_t k = 0; k < found; ++k) {
         const lindex_t i = ni[k];
-        level[i] = depth + 1;
-        if (keep_parent) parent[i] = parent_of[k];
+        if (compact) {
+            reached[i] = {std::uint32_t(depth + 2),
+                          keep_parent ? std::uint32_t(parent_of[k]) : kNoParent};
+        } else {
+            level[i] = depth + 1;
+            if (keep_parent) parent[i] = parent_of[k];
+        }
         if (sum_degrees) degree_sum += deg32 ? gindex_t(deg32[i]) : deg[i];
     }
     // The new frontier is next's ids: its index buffer is handed over rather than copied
@@ -84,6 +90,59 @@ gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r, bool top_do
     front.set_size(local_n);
     nx.clear();
     return degree_sum;
+}
+
+namespace {
+/// Threads for a pass over n per-vertex entries.
+int threads_for_vertices(std::size_t n) {
+    return n >= (std::size_t(1) << 16) ? omp_get_max_threads() : 1;
+}
+}  // namespace
+
+void BfsSolver::Impl::start_search(BfsResult& r) {
+    detail::reserve_huge(r.parent, local_n);
+    detail::reserve_huge(r.level, local_n);
+    r.parent.resize(local_n);
+    r.level.resize(local_n);
+    const int threads = threads_for_vertices(local_n);
+    if (!compact) {
+        // Every vertex unreached (-1), written by all threads: at scale 20 and beyond the
+        // two arrays are tens of MB, too much for one core inside the timed search.
+        gindex_t* parent = r.parent.data();
+        gindex_t* level = r.level.data();
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+        for (lindex_t i = 0; i < local_n; ++i) {
+            parent[i] = -1;
+            level[i] = -1;
+        }
+        return;
+    }
+    // The result's arrays are written whole by write_out_reached().
+    if (!reached_clean || reached.size() != local_n) {
+        // First search, or one that ended early (an exception) and left entries behind.
+        detail::reserve_huge(reached, local_n);
+        reached.resize(local_n);
+        Reached* p = reached.data();
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+        for (lindex_t i = 0; i < local_n; ++i) p[i] = {0, kNoParent};
+    }
+    reached_clean = false;  // until write_out_reached() has cleared it again
+}
+
+void BfsSolver::Impl::write_out_reached(BfsResult& r) {
+    Reached* p = reached.data();
+    gindex_t* level = r.level.data();
+    gindex_t* parent = r.parent.data();
+    const int threads = threads_for_vertices(local_n);
+    // (Streaming stores for the result measured no faster than these on the development VM.)
+#pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
+    for (lindex_t i = 0; i < local_n; ++i) {
+        const Reached x = p[i];
+        level[i] = x.level_plus1 != 0 ? gindex_t(x.level_plus1) - 1 : -1;
+        parent[i] = x.parent != kNoParent ? gindex_t(x.parent) : -1;
+        p[i] = {0, kNoParent};
+    }
+    reached_clean = true;
 }
 
 }  // namespace gridblas

@@ -148,6 +148,26 @@ TEST(Bfs, FilesAllModesAllGrids) {
     }
 }
 
+// A search records levels and parents in 32-bit entries and writes the result out at the end
+// when every vertex id fits; GRIDBLAS_BFS_WIDE_RECORD=1 takes the path of larger graphs,
+// where each level writes the result directly. Both must give the serial oracle's answer.
+TEST(Bfs, WideRecordPathMatchesSerial) {
+    ASSERT_EQ(setenv("GRIDBLAS_BFS_WIDE_RECORD", "1", 1), 0);
+    const EdgeList e = load("ldbc-undirected-example.mtx", true);
+    const EdgeList k = load("karate.mtx", true);
+    for (auto& grid : all_grids()) {
+        GraphOptions g;
+        g.symmetrize = true;
+        auto a = read_graph_matrix_market(grid, kData + "/ldbc-undirected-example.mtx", g);
+        auto ak = read_graph_matrix_market(grid, kData + "/karate.mtx");
+        for (const BfsOptions& o : all_modes()) {
+            check_graph(grid, e, a, {0, e.n - 1}, o, "wide record");
+            check_graph(grid, k, ak, {0, 33}, o, "wide record karate");
+        }
+    }
+    unsetenv("GRIDBLAS_BFS_WIDE_RECORD");
+}
+
 TEST(Bfs, CommBackendsAndLocalFormats) {
     const EdgeList e = load("pushpull.mtx", true);
     for (auto backend : {comm::Backend::mpi, comm::Backend::butterfly, comm::Backend::ring}) {

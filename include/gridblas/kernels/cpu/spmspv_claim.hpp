@@ -15,10 +15,10 @@
 /// claim. This is the queue-based top-down step of Beamer, Asanović & Patterson
 /// ("Direction-optimizing breadth-first search", SC 2012) written as a masked SpMSpV; the
 /// work is split into equal slices of products, not of inputs (Azad & Buluç, IPDPS 2017), so
-/// a hub column spreads over the threads. The output is then put in index order from the
-/// threads' bitmaps (dense outputs) or by sorting the claimed lists (sparse ones). Min
-/// results are exact and deterministic; any results may differ from run to run, as the
-/// semiring allows.
+/// a hub column spreads over the threads. The output is then read in index order from the
+/// threads' bitmaps, through a summary bit per 64 outputs (or, for a few dozen outputs in a
+/// long block, by sorting the claimed lists). Min results are exact and deterministic; any
+/// results may differ from run to run, as the semiring allows.
 
 #include <algorithm>
 #include <atomic>

@@ -93,10 +93,8 @@ gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r, bool top_do
 }
 
 namespace {
-/// Threads for a pass over n per-vertex entries.
-int threads_for_vertices(std::size_t n) {
-    return n >= (std::size_t(1) << 16) ? omp_get_max_threads() : 1;
-}
+/// Passes over every vertex of the piece go parallel from 2^16 vertices.
+constexpr kernels::ParallelPolicy kVertexPass{.min_parallel_work = std::size_t(1) << 16};
 }  // namespace
 
 void BfsSolver::Impl::start_search(BfsResult& r) {
@@ -104,7 +102,7 @@ void BfsSolver::Impl::start_search(BfsResult& r) {
     detail::reserve_huge(r.level, local_n);
     r.parent.resize(local_n);
     r.level.resize(local_n);
-    const int threads = threads_for_vertices(local_n);
+    const int threads = kernels::detail::threads_for(kVertexPass, local_n);
     if (!compact) {
         // Every vertex unreached (-1), written by all threads: at scale 20 and beyond the
         // two arrays are tens of MB, too much for one core inside the timed search.
@@ -133,7 +131,7 @@ void BfsSolver::Impl::write_out_reached(BfsResult& r) {
     Reached* p = reached.data();
     gindex_t* level = r.level.data();
     gindex_t* parent = r.parent.data();
-    const int threads = threads_for_vertices(local_n);
+    const int threads = kernels::detail::threads_for(kVertexPass, local_n);
     // (Streaming stores for the result measured no faster than these on the development VM.)
 #pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
     for (lindex_t i = 0; i < local_n; ++i) {

@@ -46,8 +46,6 @@ struct BfsSolver::Impl {
     gindex_t begin = 0;            ///< first vertex of this rank's piece
     lindex_t local_n = 0;          ///< vertices in this rank's piece
     std::vector<gindex_t> degree;  ///< out-degree of each vertex of the piece (stored ids)
-    /// The same in 32 bits, read by every top-down level; empty if a degree does not fit.
-    std::vector<std::uint32_t> degree32;
     std::vector<gindex_t> caller_degree;  ///< the same in the caller's ids (relabelled graphs)
     gindex_t total_edges = 0;             ///< stored entries of A
 
@@ -63,18 +61,21 @@ struct BfsSolver::Impl {
 
     /// Levels and parents as the levels record them: 8 bytes a vertex in one array, where
     /// the result keeps two arrays of 8 bytes, so a vertex found costs one cache line instead
-    /// of two (on a road network or mesh each vertex of a level lies on its own lines). They
-    /// are written out to the result in one sequential pass when the search is over. Used
-    /// when every vertex id fits in 32 bits (`compact`); otherwise the levels write the
-    /// result directly.
+    /// of two (on a road network or mesh each vertex of a level lies on its own lines). While
+    /// a vertex is unreached its entry holds its out-degree, which a top-down level adds to
+    /// the next frontier's edge count as it records the vertex: the line it writes anyway,
+    /// not a line of the degree array besides. They are written out to the result in one
+    /// sequential pass when the search is over. Used when every vertex id fits in 32 bits
+    /// (`compact`; a degree then fits too); otherwise the levels write the result directly.
     struct Reached {
         std::uint32_t level_plus1;  ///< 0: not reached
-        std::uint32_t parent;       ///< kNoParent: not set
+        /// Reached: the parent (kNoParent: not set); unreached: the vertex's out-degree.
+        std::uint32_t parent_or_degree;
     };
     static constexpr std::uint32_t kNoParent = ~std::uint32_t(0);
     bool compact = false;
     std::vector<Reached> reached;
-    bool reached_clean = false;  ///< every entry of `reached` is {0, kNoParent}
+    bool reached_clean = false;  ///< every entry of `reached` is {0, out-degree}
 
     /// Buffers of parent mode "after", kept between searches.
     detail::AfterBuffers after;

@@ -86,15 +86,11 @@ BfsSolver::Impl::Impl(const DistMatrix<Pattern>& m, const BfsOptions& o)
     degree.assign(
         counts.begin() + std::ptrdiff_t(std::min<std::size_t>(off, counts.size())),
         counts.begin() + std::ptrdiff_t(std::min<std::size_t>(off + local_n, counts.size())));
-    if (std::all_of(degree.begin(), degree.end(),
-                    [](gindex_t d) { return d <= gindex_t(UINT32_MAX); })) {
-        detail::reserve_huge(degree32, local_n);
-        degree32.assign(degree.begin(), degree.end());
-    }
     total_edges = m.nvals();
-    // Parents below kNoParent and levels + 1 up to n fit in 32 bits. GRIDBLAS_BFS_WIDE_RECORD=1
-    // makes the levels write the result directly, as they must beyond 2^32 - 1 vertices (so
-    // that the tests reach that path on small graphs).
+    // Parents below kNoParent, levels + 1 and degrees up to n fit in 32 bits (a pattern row
+    // has at most n entries). GRIDBLAS_BFS_WIDE_RECORD=1 makes the levels write the result
+    // directly, as they must beyond 2^32 - 1 vertices (so that the tests reach that path on
+    // small graphs).
     const char* wide = std::getenv("GRIDBLAS_BFS_WIDE_RECORD");
     compact = dist.length <= gindex_t(kNoParent) && !(wide && std::string(wide) == "1");
     if (const VertexRelabel* rl = m.relabel()) {

@@ -59,28 +59,41 @@ gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r, bool top_do
     Reached* reached = this->reached.data();
     const bool keep_parent = top_down || !recovers_parents_after();
     // The new frontier's out-degree sum drives the next direction choice (after a bottom-up
-    // level the rule asks for the frontier's size only); 32-bit degrees where they fit
-    // halve the bytes of that read, one per vertex found.
+    // level the rule asks for the frontier's size only). Compact searches read each degree
+    // from the vertex's own `reached` entry, which is written here anyway.
     const bool sum_degrees = top_down;
     const gindex_t* deg = degree.data();
-    const std::uint32_t* deg32 = degree32.empty() ? nullptr : degree32.data();
     gindex_t degree_sum = 0;
     kernels::set_bits_sorted(vis, ni.data(), found);
-    // Parallel over the found vertices; ids ascend, so threads touch disjoint ranges of the
-    // per-vertex arrays.
+    // Parallel over the found vertices from 2^14 of them; ids ascend, so threads touch
+    // disjoint ranges of the per-vertex arrays. (Below that, on the levels of a mesh, two
+    // threads measured no faster: the lines each level writes would move between cores.)
     const int threads = found >= (std::size_t(1) << 14) ? omp_get_max_threads() : 1;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(+ : degree_sum) \
-    if (threads > 1)
-    for (std::size_t k = 0; k < found; ++k) {
-        const lindex_t i = ni[k];
-        if (compact) {
-            reached[i] = {std::uint32_t(depth + 2),
-                          keep_parent ? std::uint32_t(parent_of[k]) : kNoParent};
-        } else {
-            level[i] = depth + 1;
-            if (keep_parent) parent[i] = parent_of[k];
+    // Records found vertices [lo, hi) and returns their degree sum (top-down levels).
+    auto record = [&](std::size_t lo, std::size_t hi) {
+        gindex_t sum = 0;
+        for (std::size_t k = lo; k < hi; ++k) {
+            const lindex_t i = ni[k];
+            if (compact) {
+                if (sum_degrees) sum += reached[i].parent_or_degree;
+                reached[i] = {std::uint32_t(depth + 2),
+                              keep_parent ? std::uint32_t(parent_of[k]) : kNoParent};
+            } else {
+                level[i] = depth + 1;
+                if (keep_parent) parent[i] = parent_of[k];
+                if (sum_degrees) sum += deg[i];
+            }
         }
-        if (sum_degrees) degree_sum += deg32 ? gindex_t(deg32[i]) : deg[i];
+        return sum;
+    };
+    if (threads == 1) {
+        degree_sum = record(0, found);  // no parallel region: see kernels::detail::run_parts
+    } else {
+#pragma omp parallel for num_threads(threads) schedule(static, 1) reduction(+ : degree_sum)
+        for (int t = 0; t < threads; ++t) {
+            degree_sum += record(kernels::detail::part_begin(found, t, threads),
+                                 kernels::detail::part_begin(found, t + 1, threads));
+        }
     }
     // The new frontier is next's ids: its index buffer is handed over rather than copied
     // (next is written afresh by the following level).
@@ -121,14 +134,16 @@ void BfsSolver::Impl::start_search(BfsResult& r) {
         detail::reserve_huge(reached, local_n);
         reached.resize(local_n);
         Reached* p = reached.data();
+        const gindex_t* deg = degree.data();
 #pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
-        for (lindex_t i = 0; i < local_n; ++i) p[i] = {0, kNoParent};
+        for (lindex_t i = 0; i < local_n; ++i) p[i] = {0, std::uint32_t(deg[i])};
     }
     reached_clean = false;  // until write_out_reached() has cleared it again
 }
 
 void BfsSolver::Impl::write_out_reached(BfsResult& r) {
     Reached* p = reached.data();
+    const gindex_t* deg = degree.data();
     gindex_t* level = r.level.data();
     gindex_t* parent = r.parent.data();
     const int threads = kernels::detail::threads_for(kVertexPass, local_n);
@@ -136,9 +151,10 @@ void BfsSolver::Impl::write_out_reached(BfsResult& r) {
 #pragma omp parallel for num_threads(threads) schedule(static) if (threads > 1)
     for (lindex_t i = 0; i < local_n; ++i) {
         const Reached x = p[i];
-        level[i] = x.level_plus1 != 0 ? gindex_t(x.level_plus1) - 1 : -1;
-        parent[i] = x.parent != kNoParent ? gindex_t(x.parent) : -1;
-        p[i] = {0, kNoParent};
+        const bool found = x.level_plus1 != 0;
+        level[i] = found ? gindex_t(x.level_plus1) - 1 : -1;
+        parent[i] = found && x.parent_or_degree != kNoParent ? gindex_t(x.parent_or_degree) : -1;
+        p[i] = {0, std::uint32_t(deg[i])};
     }
     reached_clean = true;
 }

@@ -69,6 +69,67 @@ TEST(OuterLookup, AgreesWithBinarySearch) {
     }
 }
 
+// A lookup given the block's pointers keeps every outer id's entry range when a quarter or
+// more of the ids are stored (and the entries fit 32-bit offsets): a view over it must give
+// the same ranges and positions as one that binary-searches.
+TEST(OuterLookup, DirectRangesAgreeWithTheBlock) {
+    for (const std::size_t cols : {std::size_t(1), std::size_t(40), std::size_t(300)}) {
+        const Tuples t = random_tuples(50, 1000, cols * 3, false, unsigned(cols));
+        const Blocks<double> b(t);
+        const OuterLookup lk = make_lookup(b.dcsc_a);
+        const auto fast = make_view(b.dcsc_a, &lk);
+        const auto slow = make_view(b.dcsc_a);
+        const bool dense = std::uint64_t(b.dcsc_a.nzc()) * 4 >= 1000;
+        EXPECT_EQ(fast.ranges != nullptr, dense) << "nzc " << b.dcsc_a.nzc();
+        for (lindex_t j = 0; j < 1000; ++j) {
+            ASSERT_EQ(fast.find_outer(j), slow.find_outer(j)) << "column " << j;
+            const auto [first, last] = fast.outer_range(j);
+            const std::size_t k = slow.find_outer(j);
+            if (k == npos) {
+                EXPECT_EQ(first, last) << "column " << j;  // empty (where is unspecified)
+            } else {
+                EXPECT_EQ(first, slow.ptr[k]) << "column " << j;
+                EXPECT_EQ(last, slow.ptr[k + 1]) << "column " << j;
+            }
+        }
+    }
+    // Without the pointers the dense form keeps positions, and ranges come from them.
+    const Tuples t = random_tuples(50, 100, 400, false, 9);
+    const Blocks<double> b(t);
+    const OuterLookup positions(b.dcsc_a.jc().data(), b.dcsc_a.nzc(), 100);
+    EXPECT_EQ(positions.ranges(), nullptr);
+    const auto v = make_view(b.dcsc_a, &positions);
+    const auto slow = make_view(b.dcsc_a);
+    for (lindex_t j = 0; j < 100; ++j) {
+        const auto [first, last] = v.outer_range(j);
+        const std::size_t k = slow.find_outer(j);
+        EXPECT_EQ(first, k == npos ? 0 : slow.ptr[k]) << "column " << j;
+        EXPECT_EQ(last, k == npos ? 0 : slow.ptr[k + 1]) << "column " << j;
+    }
+}
+
+// run_parts() calls every part once, on the calling thread when there is one part;
+// run_team() gives its body a team of one when asked for one thread, even inside an
+// enclosing parallel region.
+TEST(ParallelHelpers, RunEveryPartOnceAndKeepAOneThreadTeam) {
+    for (const int parts : {1, 2, 5}) {
+        std::vector<int> calls(std::size_t(parts), 0);
+        kernels::detail::run_parts(parts, [&](int t) { ++calls[std::size_t(t)]; });
+        EXPECT_EQ(calls, std::vector<int>(std::size_t(parts), 1)) << parts << " parts";
+    }
+    int bad = 0;
+#pragma omp parallel num_threads(2) reduction(+ : bad)
+    {
+        kernels::detail::run_team(1, [&] {
+            bad += kernels::detail::thread_id() != 0 || kernels::detail::team_size() != 1;
+        });
+    }
+    EXPECT_EQ(bad, 0);
+    int seen = 0;
+    kernels::detail::run_team(1, [&] { seen = kernels::detail::team_size(); });
+    EXPECT_EQ(seen, 1);
+}
+
 TEST(OuterLookup, HandlesClusteredIds) {
     // Every stored id in one bucket: the lookup falls back to a binary search inside it.
     std::vector<lindex_t> ids;

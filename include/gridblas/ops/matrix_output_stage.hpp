@@ -49,9 +49,8 @@ public:
     /// Position range [first, last) of row r's entries (empty when r has none).
     std::pair<std::size_t, std::size_t> range(lindex_t r) const {
         if (view_.num_outer == 0) return {0, 0};
-        const std::size_t k = view_.find_outer(r);
-        if (k == kernels::npos) return {0, 0};
-        return {std::size_t(view_.ptr[k]), std::size_t(view_.ptr[k + 1])};
+        const auto [first, last] = view_.outer_range(r);
+        return {std::size_t(first), std::size_t(last)};
     }
     std::span<const lindex_t> cols(lindex_t r) const {
         const auto [a, b] = range(r);

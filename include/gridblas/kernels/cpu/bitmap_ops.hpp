@@ -18,8 +18,7 @@ namespace gridblas::kernels {
 inline void set_bits_sorted(std::uint64_t* words, const lindex_t* ids, std::size_t n,
                             const ParallelPolicy& policy = {}) {
     const int threads = detail::threads_for(policy, n);
-#pragma omp parallel for num_threads(threads) schedule(static, 1) if (threads > 1)
-    for (int t = 0; t < threads; ++t) {
+    detail::run_parts(threads, [&](int t) {
         const std::size_t lo = detail::part_begin(n, t, threads);
         const std::size_t hi = detail::part_begin(n, t + 1, threads);
         std::size_t k = lo;
@@ -34,7 +33,7 @@ inline void set_bits_sorted(std::uint64_t* words, const lindex_t* ids, std::size
                 words[w] |= b;
             }
         }
-    }
+    });
 }
 
 }  // namespace gridblas::kernels

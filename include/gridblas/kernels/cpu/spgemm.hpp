@@ -232,9 +232,7 @@ struct ViewRows {
         : view(v), idx(v.inner), vals(v.vals), ncols(v.n_inner), nnz(v.nnz()), offset(off) {}
     std::pair<offset_t, offset_t> row(lindex_t k) const {
         if (view.num_outer == 0) return {0, 0};
-        const std::size_t p = view.find_outer(k + offset);
-        if (p == npos) return {0, 0};
-        return {view.ptr[p], view.ptr[p + 1]};
+        return view.outer_range(k + offset);
     }
     lindex_t shift() const { return 0; }
 };

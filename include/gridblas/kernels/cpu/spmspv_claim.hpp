@@ -55,8 +55,9 @@ struct ClaimWorkspace {
     std::vector<std::vector<std::uint64_t>> claimed;
     /// Per thread, one bit per word of its `claimed` bitmap: the word may hold a claim.
     std::vector<std::vector<std::uint64_t>> summary;
-    std::vector<std::size_t> pos;                 ///< column position of each input (or npos)
+    std::vector<offset_t> first;                  ///< first entry of each input's column
     std::vector<offset_t> start;                  ///< products before each input
+    std::vector<offset_t> part_sums;              ///< products of each thread's inputs (plan)
     std::vector<std::size_t> counts;              ///< outputs per part of the drain
     std::vector<std::uint64_t> occupied;          ///< the drain's merged bitmap words
     std::vector<std::uint64_t> occupied_summary;  ///< and their summary
@@ -72,6 +73,46 @@ inline constexpr std::size_t kClaimSlice = 4096;
 /// entries name are scattered over the block (4 bytes each: 4 MB at 2^20 outputs, more than
 /// a core's L2), and the hardware cannot guess the next one.
 inline constexpr std::size_t kSlotsAhead = 16;
+
+/// Inputs per unit of the policy's work in spmspv_claim()'s plan: finding an input's column
+/// is a cache miss or two, worth several products.
+inline constexpr std::size_t kClaimPlanWork = 8;
+
+/// The plan of spmspv_claim() for inputs [lo, hi): first[k] = the first entry of input k's
+/// column and start[k + 1] = the entries of inputs lo..k (counted from this part's start).
+/// Returns the part's entries. The column pointers are a cache miss each, at random places
+/// (a frontier after a bottom-up level is thousands of short columns, each level of a mesh
+/// hundreds), so they are prefetched a few inputs ahead: read at once where the view has
+/// every column's range in one array, else after all the part's lookups are made.
+template <class A>
+offset_t plan_claims(const CompressedView<A>& a, std::span<const lindex_t> ids, std::size_t lo,
+                     std::size_t hi, offset_t* first, offset_t* start) {
+    constexpr std::size_t ahead = 16;
+    offset_t sum = 0;
+    if (a.ranges != nullptr || a.outer_ids == nullptr) {
+        for (std::size_t k = lo; k < hi; ++k) {
+            if (k + ahead < hi) a.prefetch_outer(ids[k + ahead]);
+            const auto [b, e] = a.outer_range(ids[k]);
+            first[k] = b;
+            sum += e - b;
+            start[k + 1] = sum;
+        }
+        return sum;
+    }
+    // Positions first (kept in `first` until the pointers are read), then pointers.
+    for (std::size_t k = lo; k < hi; ++k) first[k] = offset_t(a.find_outer(ids[k]));
+    for (std::size_t k = lo; k < hi; ++k) {
+        if (k + ahead < hi && first[k + ahead] != offset_t(npos)) {
+            __builtin_prefetch(a.ptr + first[k + ahead]);
+        }
+        const offset_t pos = first[k];
+        const bool stored = pos != offset_t(npos);
+        first[k] = stored ? a.ptr[pos] : 0;
+        sum += stored ? a.ptr[pos + 1] - a.ptr[pos] : 0;
+        start[k + 1] = sum;
+    }
+    return sum;
+}
 
 /// The drain of the claims: the outputs with best[i] != none in index order, with their
 /// values, and best reset. The claimed outputs are known from the claiming threads' bitmaps
@@ -95,8 +136,7 @@ void drain_best(lindex_t* best, lindex_t n, ToGlobal to_global, SparseVector<Y>&
     std::uint64_t* occ = occupied.data();
     std::uint64_t* occ_sum = occupied_summary.data();
     counts.assign(std::size_t(threads) + 1, 0);
-#pragma omp parallel for num_threads(threads) schedule(static, 1) if (threads > 1)
-    for (int t = 0; t < threads; ++t) {
+    run_parts(threads, [&](int t) {
         std::size_t c = 0;
         for (std::size_t sw = part_begin(sums, t, threads); sw < part_begin(sums, t + 1, threads);
              ++sw) {
@@ -118,7 +158,7 @@ void drain_best(lindex_t* best, lindex_t n, ToGlobal to_global, SparseVector<Y>&
             }
         }
         counts[std::size_t(t) + 1] = c;
-    }
+    });
     for (int t = 0; t < threads; ++t) counts[std::size_t(t) + 1] += counts[std::size_t(t)];
     const std::size_t total = counts[std::size_t(threads)];
     ::gridblas::detail::reserve_huge(y.indices(), total);
@@ -127,8 +167,7 @@ void drain_best(lindex_t* best, lindex_t n, ToGlobal to_global, SparseVector<Y>&
     y.values().resize_for_overwrite(total);
     lindex_t* yi = y.indices().data();
     Y* yv = y.values().data();
-#pragma omp parallel for num_threads(threads) schedule(static, 1) if (threads > 1)
-    for (int t = 0; t < threads; ++t) {
+    run_parts(threads, [&](int t) {
         std::size_t o = counts[std::size_t(t)];
         for (std::size_t sw = part_begin(sums, t, threads); sw < part_begin(sums, t + 1, threads);
              ++sw) {
@@ -142,7 +181,7 @@ void drain_best(lindex_t* best, lindex_t n, ToGlobal to_global, SparseVector<Y>&
                 }
             }
         }
-    }
+    });
 }
 
 }  // namespace detail
@@ -176,25 +215,39 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
         ::gridblas::detail::reserve_huge(ws.best, n);  // read at random, one slot per output
         ws.best.assign(n, none);
     }
-    // Plan: each input's column position and the running count of its entries, so that
-    // threads can take equal slices of the products whatever the column lengths (one hub
-    // column must not become one thread's work). The lookups are made first, so that the
-    // column pointers (a cache miss each, at random places: a frontier after a bottom-up
-    // level is thousands of short columns) can be prefetched a few inputs ahead.
+    // Plan: each input's first entry and the running count of its entries, so that threads
+    // can take equal slices of the products whatever the column lengths (one hub column must
+    // not become one thread's work).
     const std::size_t inputs = ids.size();
-    ws.pos.resize(inputs);
+    ws.first.resize(inputs);
     ws.start.resize(inputs + 1);
-    for (std::size_t k = 0; k < inputs; ++k) ws.pos[k] = a.find_outer(ids[k]);
-    constexpr std::size_t ahead = 16;
-    ws.start[0] = 0;
-    for (std::size_t k = 0; k < inputs; ++k) {
-        if (k + ahead < inputs && ws.pos[k + ahead] != npos) {
-            __builtin_prefetch(a.ptr + ws.pos[k + ahead]);
+    offset_t* first = ws.first.data();
+    offset_t* start = ws.start.data();
+    start[0] = 0;
+    // Threads take equal parts of the inputs, each part's counts offset by the parts before.
+    const int plan_threads = detail::threads_for(ws.policy, inputs * detail::kClaimPlanWork);
+    if (plan_threads == 1) {
+        detail::plan_claims(a, ids, 0, inputs, first, start);
+    } else {
+        if (ws.part_sums.size() < std::size_t(plan_threads)) {
+            ws.part_sums.resize(std::size_t(plan_threads));
         }
-        const std::size_t pos = ws.pos[k];
-        ws.start[k + 1] = ws.start[k] + (pos == npos ? 0 : a.ptr[pos + 1] - a.ptr[pos]);
+#pragma omp parallel num_threads(plan_threads)
+        {
+            const int team = detail::team_size();
+            const int me = detail::thread_id();
+            const std::size_t lo = detail::part_begin(inputs, me, team);
+            const std::size_t hi = detail::part_begin(inputs, me + 1, team);
+            ws.part_sums[std::size_t(me)] = detail::plan_claims(a, ids, lo, hi, first, start);
+#pragma omp barrier
+            offset_t before = 0;
+            for (int t = 0; t < me; ++t) before += ws.part_sums[std::size_t(t)];
+            if (before != 0) {
+                for (std::size_t k = lo; k < hi; ++k) start[k + 1] += before;
+            }
+        }
     }
-    const offset_t flops = ws.start[ids.size()];
+    const offset_t flops = start[inputs];
     st.entries = flops;
     if (flops == 0) return st;
     const int threads = detail::threads_for(ws.policy, std::size_t(flops));
@@ -208,20 +261,19 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
     }
     for (auto& l : ws.lists) l.clear();  // also those of threads the runtime may not start
     lindex_t* best = ws.best.data();
-    constexpr offset_t slice = offset_t(detail::kClaimSlice);
+    // Slices of up to kClaimSlice products, at least four per thread (a level of a mesh is a
+    // few thousand products), and not below 256.
+    const offset_t slice = threads == 1 ? offset_t(detail::kClaimSlice)
+                                        : std::clamp<offset_t>(flops / offset_t(4 * threads), 256,
+                                                               offset_t(detail::kClaimSlice));
     const std::size_t slices = std::size_t((flops + slice - 1) / slice);
     // Slices are handed out in ascending order from one counter, so each thread's products
     // come in ascending input order (which a dynamic schedule does in practice but OpenMP
     // does not promise).
     std::atomic<std::size_t> next_slice{0};
     detail::with_mask(mask, [&](auto allow) {
-#pragma omp parallel num_threads(threads) if (threads > 1)
-        {
-#if defined(_OPENMP)
-            const std::size_t me = std::size_t(omp_get_thread_num());
-#else
-            const std::size_t me = 0;
-#endif
+        detail::run_parts(threads, [&](int worker) {
+            const std::size_t me = std::size_t(worker);
             std::vector<lindex_t>& mine = ws.lists[me];
             std::uint64_t* my_bits = ws.claimed[me].data();
             std::uint64_t* my_summary = ws.summary[me].data();
@@ -233,20 +285,18 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
                 const offset_t lo = offset_t(c) * slice;
                 const offset_t hi = std::min(flops, lo + slice);
                 // The input whose products contain `lo`, then onwards.
-                std::size_t k = std::size_t(std::upper_bound(ws.start.begin(), ws.start.end(), lo) -
-                                            ws.start.begin()) -
-                                1;
+                std::size_t k =
+                    std::size_t(std::upper_bound(start, start + inputs + 1, lo) - start) - 1;
                 const lindex_t* inner = a.inner;
                 std::size_t added = 0;
                 for (offset_t f = lo; f < hi; ++k) {
                     // Short columns: the entries of the column 8 inputs ahead start loading.
-                    if (k + 8 < inputs && ws.start[k + 9] > ws.start[k + 8]) {
-                        __builtin_prefetch(inner + a.ptr[ws.pos[k + 8]]);
+                    if (k + 8 < inputs && start[k + 9] > start[k + 8]) {
+                        __builtin_prefetch(inner + first[k + 8]);
                     }
-                    if (ws.pos[k] == npos) continue;
                     const lindex_t j = ids[k];
-                    const offset_t base = a.ptr[ws.pos[k]] - ws.start[k];
-                    const offset_t stop = std::min(hi, ws.start[k + 1]);
+                    const offset_t base = first[k] - start[k];
+                    const offset_t stop = std::min(hi, start[k + 1]);
                     // Branch-free: whether an allowed output is new to this thread is about
                     // a coin flip on a BFS's largest level, which a branch mispredicts.
                     for (; f < stop; ++f) {
@@ -294,7 +344,7 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
                     }
                 }
             }
-        }
+        });
     });
     std::size_t found = 0;
     for (int t = 0; t < threads; ++t) found += ws.lists[std::size_t(t)].size();

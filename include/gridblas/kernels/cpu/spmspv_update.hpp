@@ -136,12 +136,14 @@ std::uint64_t spmspv_update(const CompressedView<A>& a, std::span<const lindex_t
     std::uint64_t* ends = ws.ends.data();
     ends[0] = 0;
     const int find_threads = atomic ? detail::threads_for(ws.policy, count * 16) : 1;
-#pragma omp parallel for num_threads(find_threads) if (find_threads > 1)
-    for (std::size_t e = 0; e < count; ++e) {
-        const std::size_t k = a.find_outer(in_ids[e]);
-        first[e] = k != npos ? a.ptr[k] : 0;
-        ends[e + 1] = k != npos ? std::uint64_t(a.ptr[k + 1] - a.ptr[k]) : 0;
-    }
+    detail::run_team(find_threads, [&] {
+#pragma omp for
+        for (std::size_t e = 0; e < count; ++e) {
+            const auto [lo, hi] = a.outer_range(in_ids[e]);
+            first[e] = lo;
+            ends[e + 1] = std::uint64_t(hi - lo);
+        }
+    });
     for (std::size_t e = 0; e < count; ++e) ends[e + 1] += ends[e];
     const std::uint64_t flops = ends[count];
     const std::size_t n = std::min<std::size_t>(a.n_inner, w.size());

@@ -129,31 +129,28 @@ offset_t plan_columns(const CompressedView<A>& a, const SparseVector<X>& x, Spms
     std::size_t* acc = ws.acc.data();
     xw[0] = 0;
     const int t_used = nv >= 4096 ? threads : 1;
-#pragma omp parallel num_threads(t_used) if (t_used > 1)
-    {
-        const int team = team_size();
-        const int tid = thread_id();
-        const std::size_t lo = part_begin(nv, tid, team);
-        const std::size_t hi = part_begin(nv, tid + 1, team);
-        offset_t s = 0;
-        for (std::size_t e = lo; e < hi; ++e) {
-            const std::size_t k = a.find_outer(ind[e]);
-            offset_t len = 0;
-            if (k != npos) {
-                xb[e] = a.ptr[k];
-                len = a.ptr[k + 1] - a.ptr[k];
+    detail::run_team(t_used, [&] {
+        {
+            const int team = team_size();
+            const int tid = thread_id();
+            const std::size_t lo = part_begin(nv, tid, team);
+            const std::size_t hi = part_begin(nv, tid + 1, team);
+            offset_t s = 0;
+            for (std::size_t e = lo; e < hi; ++e) {
+                const auto [first, last] = a.outer_range(ind[e]);
+                xb[e] = first;
+                s += last - first;
+                xw[e + 1] = s;
             }
-            s += len;
-            xw[e + 1] = s;
-        }
-        acc[tid] = s;
+            acc[tid] = s;
 #pragma omp barrier
-        offset_t off = 0;
-        for (int t = 0; t < tid; ++t) off += acc[t];
-        if (off != 0) {
-            for (std::size_t e = lo; e < hi; ++e) xw[e + 1] += off;
+            offset_t off = 0;
+            for (int t = 0; t < tid; ++t) off += acc[t];
+            if (off != 0) {
+                for (std::size_t e = lo; e < hi; ++e) xw[e + 1] += off;
+            }
         }
-    }
+    });
     return xw[nv];
 }
 

@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <limits>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "gridblas/core/types.hpp"
@@ -32,16 +33,32 @@ inline constexpr std::size_t npos = std::numeric_limits<std::size_t>::max();
 /// Build it once per matrix and point CompressedView::lookup at it; it stays valid for as
 /// long as the matrix is not modified. When at least a quarter of the outer ids are stored
 /// (a block that is not hypersparse: one rank's block of a scale-20 Kronecker graph, a road
-/// network) it keeps the position of every outer id instead, 4 bytes each: one read per find
-/// where the buckets take two or three dependent ones, which on a high-diameter graph's many
-/// small top-down levels are cache misses each.
+/// network) it keeps, 4 bytes per outer id, either the entry offsets of every outer id (when
+/// the block's pointers `ptr` are given and its entries fit 32-bit offsets: CSC pointers
+/// beside the DCSC, so that an outer id's range is one read, not a position and then the
+/// pointers) or else the position of every outer id. Either way a find is one read where the
+/// buckets take two or three dependent ones, and on a high-diameter graph's many small
+/// top-down levels each of those reads is a cache miss.
 class OuterLookup {
 public:
     OuterLookup() = default;
 
-    /// Indexes `ids[0 .. num_ids)`, ascending ids in `[0, n_outer)`.
-    OuterLookup(const lindex_t* ids, std::size_t num_ids, lindex_t n_outer) {
+    /// Indexes `ids[0 .. num_ids)`, ascending ids in `[0, n_outer)`; `ptr` (optional) holds
+    /// their `num_ids + 1` entry offsets.
+    OuterLookup(const lindex_t* ids, std::size_t num_ids, lindex_t n_outer,
+                const offset_t* ptr = nullptr) {
         if (std::uint64_t(num_ids) * 4 >= std::uint64_t(n_outer) && n_outer > 0) {
+            if (ptr != nullptr && ptr[num_ids] <= offset_t(kAbsent)) {
+                // Offsets of every outer id: an absent one gets the next stored one's start.
+                direct_.resize(std::size_t(n_outer) + 1);
+                num_ids_ = num_ids;
+                std::size_t k = 0;
+                for (std::size_t j = 0; j <= n_outer; ++j) {
+                    while (k < num_ids && ids[k] < j) ++k;
+                    direct_[j] = std::uint32_t(ptr[k]);
+                }
+                return;
+            }
             position_.assign(n_outer, kAbsent);
             for (std::size_t k = 0; k < num_ids; ++k) position_[ids[k]] = std::uint32_t(k);
             return;
@@ -61,6 +78,11 @@ public:
 
     /// Position k with ids[k] == j, or npos. `ids` must be the array the index was built on.
     std::size_t find(lindex_t j, const lindex_t* ids) const {
+        if (!direct_.empty()) {
+            // Kernels read ranges(); positions are found by a search where one is asked for.
+            if (j + std::size_t(1) >= direct_.size() || direct_[j] == direct_[j + 1]) return npos;
+            return std::size_t(std::lower_bound(ids, ids + num_ids_, j) - ids);
+        }
         if (!position_.empty()) {
             if (j >= position_.size()) return npos;
             const std::uint32_t p = position_[j];
@@ -80,11 +102,15 @@ public:
         return npos;
     }
 
+    /// The entry offsets of every outer id (`n_outer + 1` of them: outer id j holds entries
+    /// `[ranges()[j], ranges()[j + 1])`), or nullptr when the index does not keep them.
+    const std::uint32_t* ranges() const { return direct_.empty() ? nullptr : direct_.data(); }
     /// log2 of the bucket width.
     unsigned shift() const { return shift_; }
     /// Bytes held by the index.
     std::size_t memory_bytes() const {
-        return (aux_.capacity() + position_.capacity()) * sizeof(std::uint32_t);
+        return (aux_.capacity() + position_.capacity() + direct_.capacity()) *
+               sizeof(std::uint32_t);
     }
 
 private:
@@ -92,6 +118,8 @@ private:
     unsigned shift_ = 0;
     std::vector<std::uint32_t> aux_;
     std::vector<std::uint32_t> position_;  ///< every outer id's position (dense blocks)
+    std::vector<std::uint32_t> direct_;    ///< every outer id's entry offsets (dense blocks)
+    std::size_t num_ids_ = 0;              ///< stored outer ids (read by find() beside direct_)
 };
 
 /// A non-owning view of a compressed block: outer index k in `[0, num_outer)` holds entries
@@ -115,6 +143,8 @@ struct CompressedView {
     const ValueArray<A>* vals = nullptr;  ///< value of each entry (unused for Pattern)
     /// Optional bucket index over `outer_ids`; without it lookups binary-search.
     const OuterLookup* lookup = nullptr;
+    /// Entry offsets of every outer id (`n_outer + 1`) when `lookup` keeps them, else nullptr.
+    const std::uint32_t* ranges = nullptr;
 
     /// Number of stored entries.
     std::size_t nnz() const { return num_outer == 0 ? 0 : std::size_t(ptr[num_outer]); }
@@ -127,6 +157,24 @@ struct CompressedView {
         const lindex_t* end = outer_ids + num_outer;
         const lindex_t* p = std::lower_bound(outer_ids, end, j);
         return (p != end && *p == j) ? std::size_t(p - outer_ids) : npos;
+    }
+    /// Entry offsets [first, last) of outer id j (j < n_outer); first == last when j has
+    /// no entries. One read through `ranges` or a CSR's pointers, a find and then the
+    /// pointers otherwise.
+    std::pair<offset_t, offset_t> outer_range(lindex_t j) const {
+        if (ranges) return {ranges[j], ranges[j + 1]};
+        if (!outer_ids) return {ptr[j], ptr[j + 1]};
+        const std::size_t k = find_outer(j);
+        if (k == npos) return {0, 0};
+        return {ptr[k], ptr[k + 1]};
+    }
+    /// Starts loading what outer_range(j) reads first, where that is one array.
+    void prefetch_outer(lindex_t j) const {
+        if (ranges) {
+            __builtin_prefetch(ranges + j);
+        } else if (!outer_ids) {
+            __builtin_prefetch(ptr + j);
+        }
     }
 };
 
@@ -145,6 +193,7 @@ CompressedView<A> make_view(const Dcsc<A>& m, const OuterLookup* lookup = nullpt
     v.inner = m.ir().data();
     v.vals = &m.num();
     v.lookup = lookup;
+    v.ranges = lookup ? lookup->ranges() : nullptr;
     return v;
 }
 
@@ -165,7 +214,7 @@ CompressedView<A> make_view(const Csr<A>& m) {
 /// The bucket index of a DCSC block's column ids (build once per matrix).
 template <class A>
 OuterLookup make_lookup(const Dcsc<A>& m) {
-    return OuterLookup(m.jc().data(), m.nzc(), m.ncols());
+    return OuterLookup(m.jc().data(), m.nzc(), m.ncols(), m.cp().data());
 }
 
 namespace detail {

@@ -1,6 +1,8 @@
 // spmspv_claim (the one-pass push of the positional semirings) against a naive reference:
 // min_secondi exactly, any_secondi by validity, over DCSC (with and without lookup) and CSR
-// views, with and without a (complemented) mask, serially and with threads forced on.
+// views, with and without a (complemented) mask, serially and with threads forced on: two and
+// three threads (private slots, one run of the products each) and five (shared slots lowered
+// by compare-and-swap), more threads than this machine's cores where need be.
 
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -24,6 +26,14 @@ namespace {
 
 using namespace gridblas;
 using namespace gridblas::kernels;
+
+/// Lets the OpenMP runtime start up to `n` threads while it lives (the kernels ask for at most
+/// omp_get_max_threads()).
+struct ThreadsAtMost {
+    int saved = omp_get_max_threads();
+    explicit ThreadsAtMost(int n) { omp_set_num_threads(n); }
+    ~ThreadsAtMost() { omp_set_num_threads(saved); }
+};
 
 struct Case {
     lindex_t n_out = 0, n_in = 0;  // outputs = rows (inner), inputs = columns (outer)
@@ -78,7 +88,9 @@ void check(const Case& k, const CompressedView<Pattern>& view, const std::string
             auto [it, fresh] = expect.insert({k.r[e], to_global(k.c[e])});
             if (!fresh) it->second = std::min(it->second, to_global(k.c[e]));
         }
-        for (std::size_t threads : {std::size_t(1), std::size_t(2)}) {
+        const ThreadsAtMost allow(5);
+        for (std::size_t threads :
+             {std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(5)}) {
             ClaimWorkspace<std::int64_t> ws;
             ws.policy.max_threads = int(threads);
             ws.policy.min_parallel_work = threads == 1 ? ~std::size_t(0) : 1;
@@ -170,7 +182,8 @@ TEST(KernelsClaim, SortedAndBitmapDrainsShareOneWorkspace) {
     auto to_global = [](lindex_t j) { return std::int64_t(j) + 1; };
     // Short columns (sorted), the hub with short ones (through the bitmaps), and so on.
     const std::vector<std::vector<lindex_t>> inputs = {{5}, {0, 5, 9}, {7}, {3, 11}, {0}, {12}};
-    for (int threads : {1, 2}) {
+    const ThreadsAtMost allow(5);
+    for (int threads : {1, 2, 3, 5}) {
         ClaimWorkspace<std::int64_t> ws;
         ws.policy.max_threads = threads;
         ws.policy.min_parallel_work = threads == 1 ? ~std::size_t(0) : 1;

@@ -9,10 +9,15 @@
 /// in ascending order, so the first product of a thread to reach an output carries that
 /// thread's smallest input for it. A thread therefore tests and sets one bit per product in a
 /// bitmap of its own (n / 8 bytes, which stays in a core's cache where the 4-byte slots do
-/// not), and only its first claims go on to the 32-bit slot of the output: a plain store on
-/// one thread; with several, a compare-and-swap that lowers the slot ("min") or fills it
-/// while it is empty ("any"), the swap that replaces the empty marker being the output's
-/// claim. This is the queue-based top-down step of Beamer, Asanović & Patterson
+/// not), and only its first claims go on to a 32-bit slot of the output: a plain store into
+/// slots of its own when at most four threads claim (each thread then takes one contiguous
+/// run of the products, so the first thread in input order to claim an output holds its
+/// smallest input, and the drain reads that thread's slot); with more threads, into shared
+/// slots by a compare-and-swap that lowers the slot ("min") or fills it while it is empty
+/// ("any"), the swap that replaces the empty marker being the output's claim. On two
+/// threads the private slots made the claims of the largest level of a scale-20 BFS about a
+/// fifth faster than the compare-and-swap. This is the queue-based top-down step of Beamer,
+/// Asanović & Patterson
 /// ("Direction-optimizing breadth-first search", SC 2012) written as a masked SpMSpV; the
 /// work is split into equal slices of products, not of inputs (Azad & Buluç, IPDPS 2017), so
 /// a hub column spreads over the threads. The output is then read in index order from the
@@ -49,6 +54,10 @@ template <class Y>
 struct ClaimWorkspace {
     static constexpr lindex_t none = ~lindex_t(0);
     std::vector<lindex_t> best;  ///< the input id kept for each output (smallest for "min")
+    /// Private slots of claiming threads 1, 2, ... when a few threads claim (thread 0 uses
+    /// `best`): read only where the thread's bitmap says it claimed the output.
+    std::vector<std::vector<lindex_t>> slots;
+    std::vector<lindex_t*> slot_of;  ///< where each claiming thread's slots are, this call
     std::vector<std::vector<lindex_t>> lists;  ///< outputs claimed, one list per thread
     /// The outputs each thread reached, one bitmap per thread: the claim test of its products,
     /// and what the drain reads to find the outputs.
@@ -73,6 +82,12 @@ inline constexpr std::size_t kClaimSlice = 4096;
 /// entries name are scattered over the block (4 bytes each: 4 MB at 2^20 outputs, more than
 /// a core's L2), and the hardware cannot guess the next one.
 inline constexpr std::size_t kSlotsAhead = 16;
+
+/// Up to this many claiming threads keep private slots (thread 0 the shared `best`, the
+/// others 4 bytes per output each) and store into them plainly; more threads lower shared
+/// slots by compare-and-swap. The drain takes each output's value from the first thread, in
+/// input order, that claimed it.
+inline constexpr int kMaxPrivateSlotThreads = 4;
 
 /// Inputs per unit of the policy's work in spmspv_claim()'s plan: finding an input's column
 /// is a cache miss or two, worth several products.
@@ -114,6 +129,17 @@ offset_t plan_claims(const CompressedView<A>& a, std::span<const lindex_t> ids, 
     return sum;
 }
 
+/// The slots of the first claiming thread (in input order) whose word `mine[t]` has bit b:
+/// a chain of selects, no branch.
+inline const lindex_t* first_claim(std::span<lindex_t* const> slot_of, const std::uint64_t* mine,
+                                   unsigned b) {
+    const lindex_t* src = slot_of[slot_of.size() - 1];
+    for (std::size_t t = slot_of.size() - 1; t-- > 0;) {
+        src = ((mine[t] >> b) & 1) != 0 ? slot_of[t] : src;
+    }
+    return src;
+}
+
 /// The drain of the claims: the outputs with best[i] != none in index order, with their
 /// values, and best reset. The claimed outputs are known from the claiming threads' bitmaps
 /// (`claimed`) and, one level up, from their summaries (`summary`: bit w set when word w of the
@@ -127,8 +153,9 @@ void drain_best(lindex_t* best, lindex_t n, ToGlobal to_global, SparseVector<Y>&
                 std::span<std::vector<std::uint64_t>> claimed,
                 std::span<std::vector<std::uint64_t>> summary, std::vector<std::uint64_t>& occupied,
                 std::vector<std::uint64_t>& occupied_summary, std::vector<std::size_t>& counts,
-                int threads) {
+                int threads, std::span<lindex_t* const> slot_of) {
     constexpr lindex_t none = ~lindex_t(0);
+    const bool private_slots = slot_of.size() > 1;
     const std::size_t words = bitmap_words(n);
     const std::size_t sums = bitmap_words(lindex_t(words));
     occupied.resize(words);  // only the words named by occupied_summary are written and read
@@ -151,7 +178,7 @@ void drain_best(lindex_t* best, lindex_t n, ToGlobal to_global, SparseVector<Y>&
                 std::uint64_t v = 0;
                 for (std::vector<std::uint64_t>& bits : claimed) {
                     v |= bits[w];
-                    bits[w] = 0;
+                    if (!private_slots) bits[w] = 0;  // else read again below
                 }
                 occ[w] = v;
                 c += std::size_t(std::popcount(v));
@@ -173,10 +200,25 @@ void drain_best(lindex_t* best, lindex_t n, ToGlobal to_global, SparseVector<Y>&
              ++sw) {
             for (std::uint64_t m = occ_sum[sw]; m != 0; m &= m - 1) {
                 const std::size_t w = sw * 64 + std::size_t(std::countr_zero(m));
+                if (!private_slots) {
+                    for (std::uint64_t v = occ[w]; v != 0; v &= v - 1) {
+                        const std::size_t i = w * 64 + std::size_t(std::countr_zero(v));
+                        yi[o] = lindex_t(i);
+                        yv[o++] = Y(to_global(best[i]));
+                        best[i] = none;
+                    }
+                    continue;
+                }
+                std::uint64_t mine[kMaxPrivateSlotThreads] = {};
+                for (std::size_t t = 0; t < slot_of.size(); ++t) {
+                    mine[t] = claimed[t][w];
+                    claimed[t][w] = 0;
+                }
                 for (std::uint64_t v = occ[w]; v != 0; v &= v - 1) {
-                    const std::size_t i = w * 64 + std::size_t(std::countr_zero(v));
+                    const unsigned b = unsigned(std::countr_zero(v));
+                    const std::size_t i = w * 64 + b;
                     yi[o] = lindex_t(i);
-                    yv[o++] = Y(to_global(best[i]));
+                    yv[o++] = Y(to_global(first_claim(slot_of, mine, b)[i]));
                     best[i] = none;
                 }
             }
@@ -261,15 +303,32 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
     }
     for (auto& l : ws.lists) l.clear();  // also those of threads the runtime may not start
     lindex_t* best = ws.best.data();
+    // A few threads store into slots of their own (thread 0 into `best`), so no claim needs
+    // an atomic; each thread then takes one contiguous run of the products, so that thread
+    // t's inputs all come before thread t + 1's and the first claimer of an output has the
+    // smallest input. More threads share `best` and take slices as they come.
+    const bool private_slots = threads > 1 && threads <= detail::kMaxPrivateSlotThreads;
+    ws.slot_of.assign(1, best);
+    if (private_slots) {
+        if (ws.slots.size() < std::size_t(threads)) ws.slots.resize(std::size_t(threads));
+        for (int t = 1; t < threads; ++t) {
+            std::vector<lindex_t>& sl = ws.slots[std::size_t(t)];
+            if (sl.size() != std::size_t(n)) {
+                ::gridblas::detail::reserve_huge(sl, n);
+                sl.resize(n);  // read only where the thread claimed: any contents will do
+            }
+            ws.slot_of.push_back(sl.data());
+        }
+    }
     // Slices of up to kClaimSlice products, at least four per thread (a level of a mesh is a
     // few thousand products), and not below 256.
     const offset_t slice = threads == 1 ? offset_t(detail::kClaimSlice)
                                         : std::clamp<offset_t>(flops / offset_t(4 * threads), 256,
                                                                offset_t(detail::kClaimSlice));
     const std::size_t slices = std::size_t((flops + slice - 1) / slice);
-    // Slices are handed out in ascending order from one counter, so each thread's products
-    // come in ascending input order (which a dynamic schedule does in practice but OpenMP
-    // does not promise).
+    // Shared slots: slices are handed out in ascending order from one counter, so each
+    // thread's products come in ascending input order (which a dynamic schedule does in
+    // practice but OpenMP does not promise).
     std::atomic<std::size_t> next_slice{0};
     detail::with_mask(mask, [&](auto allow) {
         detail::run_parts(threads, [&](int worker) {
@@ -280,8 +339,15 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
             // This slice's first claims (outputs and inputs), taken to the slots afterwards.
             lindex_t take_i[detail::kClaimSlice];
             lindex_t take_j[detail::kClaimSlice];
-            for (std::size_t c = next_slice.fetch_add(1, std::memory_order_relaxed); c < slices;
-                 c = next_slice.fetch_add(1, std::memory_order_relaxed)) {
+            lindex_t* my_slots = private_slots ? ws.slot_of[me] : best;
+            const std::size_t my_end =
+                private_slots ? detail::part_begin(slices, worker + 1, threads) : slices;
+            auto next = [&](std::size_t c) {
+                return private_slots ? c + 1 : next_slice.fetch_add(1, std::memory_order_relaxed);
+            };
+            for (std::size_t c = private_slots ? detail::part_begin(slices, worker, threads)
+                                               : next_slice.fetch_add(1, std::memory_order_relaxed);
+                 c < my_end; c = next(c)) {
                 const offset_t lo = offset_t(c) * slice;
                 const offset_t hi = std::min(flops, lo + slice);
                 // The input whose products contain `lo`, then onwards.
@@ -310,15 +376,15 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
                         added += take;
                     }
                 }
-                if (threads == 1) {
-                    // One thread: its first claim of an output is the only one, and with
-                    // ascending inputs the smallest.
+                if (threads == 1 || private_slots) {
+                    // Slots of its own: the thread's first claim of an output is, with
+                    // ascending inputs, its smallest; the drain picks among the threads.
                     for (std::size_t q = 0; q < added; ++q) {
                         if (q + detail::kSlotsAhead < added) {
-                            __builtin_prefetch(best + take_i[q + detail::kSlotsAhead], 1);
+                            __builtin_prefetch(my_slots + take_i[q + detail::kSlotsAhead], 1);
                         }
                         const lindex_t i = take_i[q];
-                        best[i] = take_j[q];
+                        my_slots[i] = take_j[q];
                         my_summary[i >> 12] |= std::uint64_t(1) << ((i >> 6) & 63);
                     }
                     mine.insert(mine.end(), take_i, take_i + added);
@@ -354,7 +420,8 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
         detail::drain_best(
             best, n, to_global, y, std::span(ws.claimed.data(), std::size_t(threads)),
             std::span(ws.summary.data(), std::size_t(threads)), ws.occupied, ws.occupied_summary,
-            ws.counts, detail::threads_for(ws.policy, found * 4));
+            ws.counts, detail::threads_for(ws.policy, found * 4),
+            std::span<lindex_t* const>(ws.slot_of));
         st.nvals = y.nvals();
         return st;
     }
@@ -365,6 +432,17 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
         yi.insert(yi.end(), l.begin(), l.end());
     }
     std::sort(yi.begin(), yi.end());
+    yi.erase(std::unique(yi.begin(), yi.end()), yi.end());  // private slots list each claimer
+    y.values().resize_for_overwrite(yi.size());
+    Y* yv = y.values().data();
+    const std::span<lindex_t* const> slot_of(ws.slot_of);
+    for (std::size_t k = 0; k < yi.size(); ++k) {
+        const lindex_t i = yi[k];
+        std::uint64_t mine[detail::kMaxPrivateSlotThreads] = {};
+        for (std::size_t t = 0; t < slot_of.size(); ++t) mine[t] = ws.claimed[t][i >> 6];
+        yv[k] = Y(to_global(detail::first_claim(slot_of, mine, unsigned(i & 63))[i]));
+        best[i] = none;
+    }
     // Every bit set in a thread's bitmap (or its summary) is an output of yi, so each word
     // holding one of them can be zeroed whole.
     for (int t = 0; t < threads; ++t) {
@@ -374,12 +452,6 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
             b[i >> 6] = 0;
             sb[i >> 12] = 0;
         }
-    }
-    y.values().resize_for_overwrite(yi.size());
-    Y* yv = y.values().data();
-    for (std::size_t k = 0; k < yi.size(); ++k) {
-        yv[k] = Y(to_global(best[yi[k]]));
-        best[yi[k]] = none;
     }
     st.nvals = yi.size();
     return st;

@@ -17,12 +17,11 @@
 /// ("any"), the swap that replaces the empty marker being the output's claim. On two
 /// threads the private slots made the claims of the largest level of a scale-20 BFS about a
 /// fifth faster than the compare-and-swap. This is the queue-based top-down step of Beamer,
-/// Asanović & Patterson
-/// ("Direction-optimizing breadth-first search", SC 2012) written as a masked SpMSpV; the
-/// work is split into equal slices of products, not of inputs (Azad & Buluç, IPDPS 2017), so
-/// a hub column spreads over the threads. The output is then read in index order from the
-/// threads' bitmaps, through a summary bit per 64 outputs (or, for a few dozen outputs in a
-/// long block, by sorting the claimed lists). Min results are exact and deterministic; any
+/// Asanović & Patterson ("Direction-optimizing breadth-first search", SC 2012) written as a
+/// masked SpMSpV; the work is split into equal slices of products, not of inputs (Azad & Buluç,
+/// IPDPS 2017), so a hub column spreads over the threads. The output is then read in index order
+/// from the threads' bitmaps, through a summary bit per 64 outputs (or, for a few dozen outputs in
+/// a long block, by sorting the claimed lists). Min results are exact and deterministic; any
 /// results may differ from run to run, as the semiring allows.
 
 #include <algorithm>

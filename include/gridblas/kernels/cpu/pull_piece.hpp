@@ -165,16 +165,13 @@ void collect_candidates(std::uint64_t* has, const Y* best, lindex_t length,
     const int threads = detail::threads_for(policy, words * 16);
     std::size_t counts[65] = {0};
     const int parts = std::min(threads, 64);
-    detail::run_team(parts, [&] {
-#pragma omp for schedule(static, 1)
-        for (int t = 0; t < parts; ++t) {
-            std::size_t c = 0;
-            for (std::size_t w = detail::part_begin(words, t, parts);
-                 w < detail::part_begin(words, t + 1, parts); ++w) {
-                c += std::size_t(std::popcount(has[w]));
-            }
-            counts[t + 1] = c;
+    detail::run_parts(parts, [&](int t) {
+        std::size_t c = 0;
+        for (std::size_t w = detail::part_begin(words, t, parts);
+             w < detail::part_begin(words, t + 1, parts); ++w) {
+            c += std::size_t(std::popcount(has[w]));
         }
+        counts[t + 1] = c;
     });
     for (int t = 0; t < parts; ++t) counts[t + 1] += counts[t];
     ::gridblas::detail::reserve_huge(ids, counts[parts]);
@@ -183,20 +180,17 @@ void collect_candidates(std::uint64_t* has, const Y* best, lindex_t length,
     vals.resize(counts[parts]);
     lindex_t* oi = ids.data();
     Y* ov = vals.data();
-    detail::run_team(parts, [&] {
-#pragma omp for schedule(static, 1)
-        for (int t = 0; t < parts; ++t) {
-            std::size_t o = counts[t];
-            for (std::size_t w = detail::part_begin(words, t, parts);
-                 w < detail::part_begin(words, t + 1, parts); ++w) {
-                std::uint64_t b = has[w];
-                has[w] = 0;
-                while (b) {
-                    const lindex_t v = lindex_t(w * 64 + std::size_t(std::countr_zero(b)));
-                    b &= b - 1;
-                    oi[o] = v;
-                    ov[o++] = best[v];
-                }
+    detail::run_parts(parts, [&](int t) {
+        std::size_t o = counts[t];
+        for (std::size_t w = detail::part_begin(words, t, parts);
+             w < detail::part_begin(words, t + 1, parts); ++w) {
+            std::uint64_t b = has[w];
+            has[w] = 0;
+            while (b) {
+                const lindex_t v = lindex_t(w * 64 + std::size_t(std::countr_zero(b)));
+                b &= b - 1;
+                oi[o] = v;
+                ov[o++] = best[v];
             }
         }
     });

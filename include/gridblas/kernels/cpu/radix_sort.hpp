@@ -70,50 +70,48 @@ E* radix_sort_chunks(E* a, E* b, const std::size_t* begin, const std::size_t* en
     std::size_t* pos = hist.data() + cells;
 
     detail::run_team(threads, [&] {
-        {
-            const int team = team_size();
-            const int tid = thread_id();
-            E* src = a;
-            E* dst = b;
-            for (int pass = 0; pass < passes; ++pass) {
-                const int shift = pass * digit_bits;
-                // Chunk c of this pass: the gathered slices first, an even split afterwards.
-                auto range = [&](int c, std::size_t& lo, std::size_t& hi) {
-                    if (pass == 0) {
-                        lo = begin[c];
-                        hi = end[c];
-                    } else {
-                        lo = part_begin(total, c, nchunks);
-                        hi = part_begin(total, c + 1, nchunks);
-                    }
-                };
-                for (int c = tid; c < nchunks; c += team) {
-                    std::size_t* hc = cnt + std::size_t(c) * radix;
-                    std::fill(hc, hc + radix, 0);
-                    std::size_t lo, hi;
-                    range(c, lo, hi);
-                    for (std::size_t p = lo; p < hi; ++p) ++hc[(src[p].key >> shift) & digit_mask];
+        const int team = team_size();
+        const int tid = thread_id();
+        E* src = a;
+        E* dst = b;
+        for (int pass = 0; pass < passes; ++pass) {
+            const int shift = pass * digit_bits;
+            // Chunk c of this pass: the gathered slices first, an even split afterwards.
+            auto range = [&](int c, std::size_t& lo, std::size_t& hi) {
+                if (pass == 0) {
+                    lo = begin[c];
+                    hi = end[c];
+                } else {
+                    lo = part_begin(total, c, nchunks);
+                    hi = part_begin(total, c + 1, nchunks);
                 }
-#pragma omp barrier
-                for (int c = tid; c < nchunks; c += team) {
-                    // Offsets in (digit, chunk) order: stable across chunks.
-                    std::size_t* pc = pos + std::size_t(c) * radix;
-                    std::size_t off = 0;
-                    for (std::size_t r = 0; r < radix; ++r) {
-                        for (int c2 = 0; c2 < nchunks; ++c2) {
-                            if (c2 == c) pc[r] = off;
-                            off += cnt[std::size_t(c2) * radix + r];
-                        }
-                    }
-                    std::size_t lo, hi;
-                    range(c, lo, hi);
-                    for (std::size_t p = lo; p < hi; ++p) {
-                        dst[pc[(src[p].key >> shift) & digit_mask]++] = src[p];
-                    }
-                }
-#pragma omp barrier
-                std::swap(src, dst);
+            };
+            for (int c = tid; c < nchunks; c += team) {
+                std::size_t* hc = cnt + std::size_t(c) * radix;
+                std::fill(hc, hc + radix, 0);
+                std::size_t lo, hi;
+                range(c, lo, hi);
+                for (std::size_t p = lo; p < hi; ++p) ++hc[(src[p].key >> shift) & digit_mask];
             }
+#pragma omp barrier
+            for (int c = tid; c < nchunks; c += team) {
+                // Offsets in (digit, chunk) order: stable across chunks.
+                std::size_t* pc = pos + std::size_t(c) * radix;
+                std::size_t off = 0;
+                for (std::size_t r = 0; r < radix; ++r) {
+                    for (int c2 = 0; c2 < nchunks; ++c2) {
+                        if (c2 == c) pc[r] = off;
+                        off += cnt[std::size_t(c2) * radix + r];
+                    }
+                }
+                std::size_t lo, hi;
+                range(c, lo, hi);
+                for (std::size_t p = lo; p < hi; ++p) {
+                    dst[pc[(src[p].key >> shift) & digit_mask]++] = src[p];
+                }
+            }
+#pragma omp barrier
+            std::swap(src, dst);
         }
     });
     return passes % 2 == 1 ? b : a;

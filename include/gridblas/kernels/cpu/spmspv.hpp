@@ -178,67 +178,64 @@ void spa_parallel(const CompressedView<A>& a, const SparseVector<X>& x, offset_t
     const std::size_t nv = x.nvals();
 
     detail::run_team(threads, [&] {
-        {
-            const int tid = thread_id();
-            const int team = team_size();
-            // 1. Products per (part, bucket), mask ignored: an upper bound on what is written.
-            for (int v = tid; v < threads; v += team) {
-                std::size_t* mine = cur + std::size_t(v) * nb;
-                std::fill(mine, mine + nb, 0);
-                const offset_t f0 = part_begin(flops, v, threads);
-                const offset_t f1 = part_begin(flops, v + 1, threads);
-                if (f0 >= f1) continue;
-                std::size_t e = std::size_t(std::upper_bound(xw, xw + nv + 1, f0) - xw) - 1;
-                for (offset_t f = f0; f < f1; ++e) {
-                    const offset_t w1 = std::min(xw[e + 1], f1);
-                    const offset_t base = xb[e] - xw[e];
-                    for (offset_t p = base + f; p < base + w1; ++p) ++mine[inner[p] >> shift];
-                    f = std::max(f, w1);
-                }
+        const int tid = thread_id();
+        const int team = team_size();
+        // 1. Products per (part, bucket), mask ignored: an upper bound on what is written.
+        for (int v = tid; v < threads; v += team) {
+            std::size_t* mine = cur + std::size_t(v) * nb;
+            std::fill(mine, mine + nb, 0);
+            const offset_t f0 = part_begin(flops, v, threads);
+            const offset_t f1 = part_begin(flops, v + 1, threads);
+            if (f0 >= f1) continue;
+            std::size_t e = std::size_t(std::upper_bound(xw, xw + nv + 1, f0) - xw) - 1;
+            for (offset_t f = f0; f < f1; ++e) {
+                const offset_t w1 = std::min(xw[e + 1], f1);
+                const offset_t base = xb[e] - xw[e];
+                for (offset_t p = base + f; p < base + w1; ++p) ++mine[inner[p] >> shift];
+                f = std::max(f, w1);
             }
+        }
 #pragma omp barrier
-            // Start of (bucket b, part v) in (bucket, part) order; each part computes its own.
-            for (int v = tid; v < threads; v += team) {
-                std::size_t o = 0;
-                for (std::size_t b = 0; b < nb; ++b) {
-                    for (std::size_t v2 = 0; v2 < T; ++v2) {
-                        if (v2 == std::size_t(v))
-                            off[b * T + v2] = end[std::size_t(v) * nb + b] = o;
-                        o += cur[v2 * nb + b];
-                    }
-                }
-            }
-            // 2. Scatter the products that pass the mask, in flop order within each part.
-            for (int v = tid; v < threads; v += team) {
-                std::size_t* mine = end + std::size_t(v) * nb;
-                for_products<S>(a, x, ws, part_begin(flops, v, threads),
-                                part_begin(flops, v + 1, threads), allow,
-                                [&](lindex_t i, const Y& p, bool ok) {
-                                    // Branch-free: the slot at the cursor is within the
-                                    // (bucket, part) range even when the product is dropped.
-                                    std::size_t& c = mine[i >> shift];
-                                    buf[c] = {i, p};
-                                    c += ok;
-                                });
-            }
-#pragma omp barrier
-            // 3. Reduce each bucket into its SPA slice, parts in order (= x's order).
-#pragma omp for schedule(dynamic, 1)
+        // Start of (bucket b, part v) in (bucket, part) order; each part computes its own.
+        for (int v = tid; v < threads; v += team) {
+            std::size_t o = 0;
             for (std::size_t b = 0; b < nb; ++b) {
-                const std::size_t lo = b << shift;
-                const std::size_t hi = std::min<std::size_t>(n, (b + 1) << shift);
-                // Bucket b lists its rows in touched[lo + b ..]: its rows plus one spare.
-                lindex_t* list = touched + lo + b;
-                std::size_t c = 0;
-                for (std::size_t v = 0; v < T; ++v) {
-                    const std::size_t stop = end[v * nb + b];
-                    for (std::size_t p = off[b * T + v]; p < stop; ++p) {
-                        c = spa_add<S>(val, bits, list, c, buf[p].key, buf[p].val);
-                    }
+                for (std::size_t v2 = 0; v2 < T; ++v2) {
+                    if (v2 == std::size_t(v)) off[b * T + v2] = end[std::size_t(v) * nb + b] = o;
+                    o += cur[v2 * nb + b];
                 }
-                cnt[nb + b] = order_touched(list, c, bits, lo, hi) ? 1 : 0;
-                cnt[b] = c;
             }
+        }
+        // 2. Scatter the products that pass the mask, in flop order within each part.
+        for (int v = tid; v < threads; v += team) {
+            std::size_t* mine = end + std::size_t(v) * nb;
+            for_products<S>(a, x, ws, part_begin(flops, v, threads),
+                            part_begin(flops, v + 1, threads), allow,
+                            [&](lindex_t i, const Y& p, bool ok) {
+                                // Branch-free: the slot at the cursor is within the
+                                // (bucket, part) range even when the product is dropped.
+                                std::size_t& c = mine[i >> shift];
+                                buf[c] = {i, p};
+                                c += ok;
+                            });
+        }
+#pragma omp barrier
+        // 3. Reduce each bucket into its SPA slice, parts in order (= x's order).
+#pragma omp for schedule(dynamic, 1)
+        for (std::size_t b = 0; b < nb; ++b) {
+            const std::size_t lo = b << shift;
+            const std::size_t hi = std::min<std::size_t>(n, (b + 1) << shift);
+            // Bucket b lists its rows in touched[lo + b ..]: its rows plus one spare.
+            lindex_t* list = touched + lo + b;
+            std::size_t c = 0;
+            for (std::size_t v = 0; v < T; ++v) {
+                const std::size_t stop = end[v * nb + b];
+                for (std::size_t p = off[b * T + v]; p < stop; ++p) {
+                    c = spa_add<S>(val, bits, list, c, buf[p].key, buf[p].val);
+                }
+            }
+            cnt[nb + b] = order_touched(list, c, bits, lo, hi) ? 1 : 0;
+            cnt[b] = c;
         }
     });
     // 4. Output offsets, then drain every bucket into y.
@@ -273,20 +270,16 @@ void sort_products(const CompressedView<A>& a, const SparseVector<X>& x, offset_
     std::size_t* ce = ws.bucket_fill.data();
     std::size_t* acc = ws.acc.data();
     E* buf = ws.buf_a.data();
-    detail::run_team(threads, [&] {
-        {
-            for (int v = thread_id(); v < threads; v += team_size()) {
-                const offset_t f0 = part_begin(flops, v, threads);
-                std::size_t c = f0;
-                for_products<S>(a, x, ws, f0, part_begin(flops, v + 1, threads), allow,
-                                [&](lindex_t i, const Y& p, bool ok) {
-                                    buf[c] = {i, p};
-                                    c += ok;
-                                });
-                cb[v] = f0;
-                ce[v] = c;
-            }
-        }
+    detail::run_parts(threads, [&](int v) {
+        const offset_t f0 = part_begin(flops, v, threads);
+        std::size_t c = f0;
+        for_products<S>(a, x, ws, f0, part_begin(flops, v + 1, threads), allow,
+                        [&](lindex_t i, const Y& p, bool ok) {
+                            buf[c] = {i, p};
+                            c += ok;
+                        });
+        cb[v] = f0;
+        ce[v] = c;
     });
     std::size_t total = 0;
     const E* s = radix_sort_chunks(ws.buf_a.data(), ws.buf_b.data(), cb, ce, threads, a.n_inner,
@@ -299,13 +292,11 @@ void sort_products(const CompressedView<A>& a, const SparseVector<X>& x, offset_
         while (lo > 0 && lo < total && s[lo].key == s[lo - 1].key) ++lo;
         while (hi > 0 && hi < total && s[hi].key == s[hi - 1].key) ++hi;
     };
-    detail::run_team(rt, [&] {
-        for (int v = thread_id(); v < rt; v += team_size()) {
-            std::size_t lo, hi, c = 0;
-            bounds(v, lo, hi);
-            for (std::size_t p = lo; p < hi; ++p) c += (p == lo || s[p].key != s[p - 1].key);
-            acc[v] = c;
-        }
+    detail::run_parts(rt, [&](int v) {
+        std::size_t lo, hi, c = 0;
+        bounds(v, lo, hi);
+        for (std::size_t p = lo; p < hi; ++p) c += (p == lo || s[p].key != s[p - 1].key);
+        acc[v] = c;
     });
     std::size_t out = 0;
     for (int v = 0; v < rt; ++v) {
@@ -316,19 +307,17 @@ void sort_products(const CompressedView<A>& a, const SparseVector<X>& x, offset_
     resize_output(y, out);
     lindex_t* yi = y.indices().data();
     Y* yv = y.values().data();
-    detail::run_team(rt, [&] {
-        for (int v = thread_id(); v < rt; v += team_size()) {
-            std::size_t lo, hi, o = acc[v];
-            bounds(v, lo, hi);
-            for (std::size_t p = lo; p < hi;) {
-                Y r = s[p].val;
-                std::size_t q = p + 1;
-                for (; q < hi && s[q].key == s[p].key; ++q) r = S::add(r, s[q].val);
-                yi[o] = s[p].key;
-                yv[o] = r;
-                ++o;
-                p = q;
-            }
+    detail::run_parts(rt, [&](int v) {
+        std::size_t lo, hi, o = acc[v];
+        bounds(v, lo, hi);
+        for (std::size_t p = lo; p < hi;) {
+            Y r = s[p].val;
+            std::size_t q = p + 1;
+            for (; q < hi && s[q].key == s[p].key; ++q) r = S::add(r, s[q].val);
+            yi[o] = s[p].key;
+            yv[o] = r;
+            ++o;
+            p = q;
         }
     });
 }

@@ -92,42 +92,6 @@ inline constexpr int kMaxPrivateSlotThreads = 4;
 /// is a cache miss or two, worth several products.
 inline constexpr std::size_t kClaimPlanWork = 8;
 
-/// The plan of spmspv_claim() for inputs [lo, hi): first[k] = the first entry of input k's
-/// column and start[k + 1] = the entries of inputs lo..k (counted from this part's start).
-/// Returns the part's entries. The column pointers are a cache miss each, at random places
-/// (a frontier after a bottom-up level is thousands of short columns, each level of a mesh
-/// hundreds), so they are prefetched a few inputs ahead: read at once where the view has
-/// every column's range in one array, else after all the part's lookups are made.
-template <class A>
-offset_t plan_claims(const CompressedView<A>& a, std::span<const lindex_t> ids, std::size_t lo,
-                     std::size_t hi, offset_t* first, offset_t* start) {
-    constexpr std::size_t ahead = 16;
-    offset_t sum = 0;
-    if (a.ranges != nullptr || a.outer_ids == nullptr) {
-        for (std::size_t k = lo; k < hi; ++k) {
-            if (k + ahead < hi) a.prefetch_outer(ids[k + ahead]);
-            const auto [b, e] = a.outer_range(ids[k]);
-            first[k] = b;
-            sum += e - b;
-            start[k + 1] = sum;
-        }
-        return sum;
-    }
-    // Positions first (kept in `first` until the pointers are read), then pointers.
-    for (std::size_t k = lo; k < hi; ++k) first[k] = offset_t(a.find_outer(ids[k]));
-    for (std::size_t k = lo; k < hi; ++k) {
-        if (k + ahead < hi && first[k + ahead] != offset_t(npos)) {
-            __builtin_prefetch(a.ptr + first[k + ahead]);
-        }
-        const offset_t pos = first[k];
-        const bool stored = pos != offset_t(npos);
-        first[k] = stored ? a.ptr[pos] : 0;
-        sum += stored ? a.ptr[pos + 1] - a.ptr[pos] : 0;
-        start[k + 1] = sum;
-    }
-    return sum;
-}
-
 /// The slots of the first claiming thread (in input order) whose word `mine[t]` has bit b:
 /// a chain of selects, no branch.
 inline const lindex_t* first_claim(std::span<lindex_t* const> slot_of, const std::uint64_t* mine,
@@ -154,7 +118,6 @@ void drain_best(lindex_t* best, lindex_t n, ToGlobal to_global, SparseVector<Y>&
                 std::vector<std::uint64_t>& occupied_summary, std::vector<std::size_t>& counts,
                 int threads, std::span<lindex_t* const> slot_of) {
     constexpr lindex_t none = ~lindex_t(0);
-    const bool private_slots = slot_of.size() > 1;
     const std::size_t words = bitmap_words(n);
     const std::size_t sums = bitmap_words(lindex_t(words));
     occupied.resize(words);  // only the words named by occupied_summary are written and read
@@ -175,10 +138,7 @@ void drain_best(lindex_t* best, lindex_t n, ToGlobal to_global, SparseVector<Y>&
             for (; m != 0; m &= m - 1) {
                 const std::size_t w = sw * 64 + std::size_t(std::countr_zero(m));
                 std::uint64_t v = 0;
-                for (std::vector<std::uint64_t>& bits : claimed) {
-                    v |= bits[w];
-                    if (!private_slots) bits[w] = 0;  // else read again below
-                }
+                for (std::vector<std::uint64_t>& bits : claimed) v |= bits[w];
                 occ[w] = v;
                 c += std::size_t(std::popcount(v));
             }
@@ -199,18 +159,11 @@ void drain_best(lindex_t* best, lindex_t n, ToGlobal to_global, SparseVector<Y>&
              ++sw) {
             for (std::uint64_t m = occ_sum[sw]; m != 0; m &= m - 1) {
                 const std::size_t w = sw * 64 + std::size_t(std::countr_zero(m));
-                if (!private_slots) {
-                    for (std::uint64_t v = occ[w]; v != 0; v &= v - 1) {
-                        const std::size_t i = w * 64 + std::size_t(std::countr_zero(v));
-                        yi[o] = lindex_t(i);
-                        yv[o++] = Y(to_global(best[i]));
-                        best[i] = none;
-                    }
-                    continue;
-                }
+                // Which thread claimed what, for the slots (one array, `best`, unless the
+                // claiming threads kept private slots); then the words are cleared.
                 std::uint64_t mine[kMaxPrivateSlotThreads] = {};
-                for (std::size_t t = 0; t < slot_of.size(); ++t) {
-                    mine[t] = claimed[t][w];
+                for (std::size_t t = 0; t < claimed.size(); ++t) {
+                    if (t < slot_of.size()) mine[t] = claimed[t][w];
                     claimed[t][w] = 0;
                 }
                 for (std::uint64_t v = occ[w]; v != 0; v &= v - 1) {
@@ -264,30 +217,11 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
     ws.start.resize(inputs + 1);
     offset_t* first = ws.first.data();
     offset_t* start = ws.start.data();
-    start[0] = 0;
-    // Threads take equal parts of the inputs, each part's counts offset by the parts before.
     const int plan_threads = detail::threads_for(ws.policy, inputs * detail::kClaimPlanWork);
-    if (plan_threads == 1) {
-        detail::plan_claims(a, ids, 0, inputs, first, start);
-    } else {
-        if (ws.part_sums.size() < std::size_t(plan_threads)) {
-            ws.part_sums.resize(std::size_t(plan_threads));
-        }
-#pragma omp parallel num_threads(plan_threads)
-        {
-            const int team = detail::team_size();
-            const int me = detail::thread_id();
-            const std::size_t lo = detail::part_begin(inputs, me, team);
-            const std::size_t hi = detail::part_begin(inputs, me + 1, team);
-            ws.part_sums[std::size_t(me)] = detail::plan_claims(a, ids, lo, hi, first, start);
-#pragma omp barrier
-            offset_t before = 0;
-            for (int t = 0; t < me; ++t) before += ws.part_sums[std::size_t(t)];
-            if (before != 0) {
-                for (std::size_t k = lo; k < hi; ++k) start[k + 1] += before;
-            }
-        }
+    if (ws.part_sums.size() < std::size_t(plan_threads)) {
+        ws.part_sums.resize(std::size_t(plan_threads));
     }
+    detail::plan_inputs(a, ids.data(), inputs, first, start, ws.part_sums.data(), plan_threads);
     const offset_t flops = start[inputs];
     st.entries = flops;
     if (flops == 0) return st;

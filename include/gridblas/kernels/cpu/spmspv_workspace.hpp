@@ -114,44 +114,77 @@ void check_push(const CompressedView<A>& a, const SparseVector<X>& x, const Spar
     }
 }
 
-/// For each entry k of x, finds its column: xbegin[k] = first entry, xwork[k+1] = total
-/// length of the columns of entries 0..k. Returns the total (the flop count). Splits x
-/// among `threads` threads when x is large.
+/// The plan of inputs [lo, hi): first[k] = the first entry of input ids[k]'s column and
+/// start[k + 1] = the entries of inputs lo..k (counted from this part's start); returns the
+/// part's entries. The column pointers are a cache miss each, at random places (a frontier
+/// after a bottom-up level is thousands of short columns, each level of a mesh hundreds), so
+/// they are prefetched a few inputs ahead: read at once where the view has every column's
+/// range in one array, else after all the part's lookups are made.
+template <class A>
+offset_t plan_part(const CompressedView<A>& a, const lindex_t* ids, std::size_t lo, std::size_t hi,
+                   offset_t* first, offset_t* start) {
+    constexpr std::size_t ahead = 16;
+    offset_t sum = 0;
+    if (a.ranges != nullptr || a.outer_ids == nullptr) {
+        for (std::size_t k = lo; k < hi; ++k) {
+            if (k + ahead < hi) a.prefetch_outer(ids[k + ahead]);
+            const auto [b, e] = a.outer_range(ids[k]);
+            first[k] = b;
+            sum += e - b;
+            start[k + 1] = sum;
+        }
+        return sum;
+    }
+    // Positions first (kept in `first` until the pointers are read), then pointers.
+    for (std::size_t k = lo; k < hi; ++k) first[k] = offset_t(a.find_outer(ids[k]));
+    for (std::size_t k = lo; k < hi; ++k) {
+        if (k + ahead < hi && first[k + ahead] != offset_t(npos)) {
+            __builtin_prefetch(a.ptr + first[k + ahead]);
+        }
+        const offset_t pos = first[k];
+        const bool stored = pos != offset_t(npos);
+        first[k] = stored ? a.ptr[pos] : 0;
+        sum += stored ? a.ptr[pos + 1] - a.ptr[pos] : 0;
+        start[k + 1] = sum;
+    }
+    return sum;
+}
+
+/// For each of `count` inputs (outer ids), finds its column: first[k] = its first entry,
+/// start[k + 1] = the entries of inputs 0..k (start[0] = 0). Returns the total (the flop
+/// count). On several threads each takes an equal part of the inputs and then offsets its
+/// counts by the parts before it (`part_sums`: room for `threads` values).
+template <class A, class Sum>
+offset_t plan_inputs(const CompressedView<A>& a, const lindex_t* ids, std::size_t count,
+                     offset_t* first, offset_t* start, Sum* part_sums, int threads) {
+    start[0] = 0;
+    if (threads <= 1) return plan_part(a, ids, 0, count, first, start);
+    run_team(threads, [&] {
+        const int team = team_size();
+        const int me = thread_id();
+        const std::size_t lo = part_begin(count, me, team);
+        const std::size_t hi = part_begin(count, me + 1, team);
+        part_sums[me] = Sum(plan_part(a, ids, lo, hi, first, start));
+#pragma omp barrier
+        offset_t before = 0;
+        for (int t = 0; t < me; ++t) before += offset_t(part_sums[t]);
+        if (before != 0) {
+            for (std::size_t k = lo; k < hi; ++k) start[k + 1] += before;
+        }
+    });
+    return start[count];
+}
+
+/// plan_inputs() for the entries of x, into ws.xbegin and ws.xwork, on `threads` threads
+/// when x has 4096 entries or more.
 template <class A, class X, class Y>
 offset_t plan_columns(const CompressedView<A>& a, const SparseVector<X>& x, SpmspvWorkspace<Y>& ws,
                       int threads) {
     const std::size_t nv = x.nvals();
     ws.reserve_plan(nv);
     ws.reserve_threads(threads, 1);
-    const lindex_t* ind = x.indices().data();
-    offset_t* xb = ws.xbegin.data();
-    offset_t* xw = ws.xwork.data();
-    std::size_t* acc = ws.acc.data();
-    xw[0] = 0;
-    const int t_used = nv >= 4096 ? threads : 1;
-    detail::run_team(t_used, [&] {
-        {
-            const int team = team_size();
-            const int tid = thread_id();
-            const std::size_t lo = part_begin(nv, tid, team);
-            const std::size_t hi = part_begin(nv, tid + 1, team);
-            offset_t s = 0;
-            for (std::size_t e = lo; e < hi; ++e) {
-                const auto [first, last] = a.outer_range(ind[e]);
-                xb[e] = first;
-                s += last - first;
-                xw[e + 1] = s;
-            }
-            acc[tid] = s;
-#pragma omp barrier
-            offset_t off = 0;
-            for (int t = 0; t < tid; ++t) off += acc[t];
-            if (off != 0) {
-                for (std::size_t e = lo; e < hi; ++e) xw[e + 1] += off;
-            }
-        }
-    });
-    return xw[nv];
+    return plan_inputs(a, x.indices().data(), nv, ws.xbegin.data(), ws.xwork.data(), ws.acc.data(),
+                       nv >= 4096 ? threads : 1);
 }
 
 /// Calls emit(i, S::mul(A(i,j), x(j)), allow(i)) for the products with flop numbers in

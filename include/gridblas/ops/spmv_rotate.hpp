@@ -20,15 +20,24 @@
 /// contiguous and ascending with k; for vxm they are row blocks, which interleave in stripes
 /// (stripe t of row block k is piece t·q + k: distribution.hpp), ascending with k within each
 /// stripe. Handing pieces to rank k + 1 makes a piece meet the blocks in that ascending order
-/// up to the wrap to rank 0. For positional "min" that is the order that pays: a rank skips,
-/// unread, an output whose candidate lies below all of its inputs, as every candidate from a
-/// lower block does (for vxm with several stripes: from a lower block's first stripe), so
-/// before the wrap such outputs are read once; handing pieces downwards would have every
-/// step re-read them.
+/// up to the wrap to rank 0.
 /// After q steps every piece is back at its owner with its complete result. Each piece
 /// travels q hops, one message per hop: the done bits raw, the outputs as an id frame of the
 /// fold communicator's wire format and the values after them (bit-packed when they are
 /// global indices, raw otherwise).
+///
+/// Positional "min" (a found value is not final, but bounds the later reads) takes another
+/// schedule on the CPU, the ascending one: every piece starts at rank 0 (which first takes
+/// each owner's done bits) and meets the ranks in the order 0, 1, ..., q - 1, in 2q - 1 steps
+/// (rank k scans piece s - k in step s), and the last rank hands it home without its done
+/// bits. A rank skips, unread, an output whose candidate lies below all of its inputs, as
+/// every candidate from a lower block does (for vxm with several stripes: from a lower
+/// block's first stripe), so the entries read are those of one rank reading each output's
+/// inputs in ascending order up to its smallest present one. The rotation would have every
+/// piece but rank 0's first scanned by a higher block, whose finds the ranks after the wrap
+/// must read past again (a BFS bottom-up level on a 2 × 2 grid read 1.27 times the one-rank
+/// entries that way). The price is q - 1 more steps, in which ranks at the ends of the fold
+/// wait; where ranks share cores, the waiting ones give their core to the others.
 
 #include <algorithm>
 #include <bit>
@@ -62,13 +71,14 @@ inline constexpr bool device_rotation_v =
     semiring_is_positional<S>() &&
     std::is_same_v<T, Pattern>&& std::is_same_v<typename S::value_type, std::int64_t>;
 
-/// Packs the piece's done bits and candidates into one message.
+/// Packs the piece's done bits (`piece_words` words; none for a finished piece going home,
+/// whose owner has them) and candidates into one message.
 template <class S>
 void encode_piece(RotationBuffers<typename S::value_type>& rb, std::size_t piece_words,
                   comm::WireFormat wire) {
     using Y = typename S::value_type;
     rb.send.resize(piece_words * sizeof(std::uint64_t));
-    std::memcpy(rb.send.data(), rb.done.data(), rb.send.size());
+    if (piece_words != 0) std::memcpy(rb.send.data(), rb.done.data(), rb.send.size());
     comm::wire::encode(rb.ids, wire, rb.send);
     if constexpr (semiring_is_positional<S>()) {
         if (wire != comm::WireFormat::raw) {
@@ -84,46 +94,54 @@ void encode_piece(RotationBuffers<typename S::value_type>& rb, std::size_t piece
         std::memcpy(rb.send.data() + at, rb.vals.data(), rb.vals.size() * sizeof(Y));
 }
 
-/// Unpacks a message made by encode_piece().
+/// Unpacks a message made by encode_piece() with the same `piece_words`: the done bits into
+/// rb.done, the candidates into `ids` / `vals`.
 template <class S>
 void decode_piece(RotationBuffers<typename S::value_type>& rb, lindex_t piece_len,
-                  std::size_t piece_words, comm::WireFormat wire) {
+                  std::size_t piece_words, comm::WireFormat wire, std::vector<lindex_t>& ids,
+                  std::vector<typename S::value_type>& vals) {
     using Y = typename S::value_type;
     const std::size_t head = piece_words * sizeof(std::uint64_t);
     if (rb.recv.size() < head) {
         throw CommError("rotating pull: a hand-over message of " + std::to_string(rb.recv.size()) +
                         " bytes is shorter than its " + std::to_string(head) + "-byte bitmap");
     }
-    std::memcpy(rb.done.data(), rb.recv.data(), head);
+    if (head != 0) std::memcpy(rb.done.data(), rb.recv.data(), head);
     const std::span<const char> rest(rb.recv.data() + head, rb.recv.size() - head);
-    rb.ids.clear();
-    const std::size_t used = comm::wire::decode(rest, rb.ids);
-    if (!rb.ids.empty() && rb.ids.back() >= piece_len) {
+    ids.clear();
+    const std::size_t used = comm::wire::decode(rest, ids);
+    if (!ids.empty() && ids.back() >= piece_len) {
         throw CommError("rotating pull: a hand-over message names output " +
-                        std::to_string(rb.ids.back()) + " of a " + std::to_string(piece_len) +
+                        std::to_string(ids.back()) + " of a " + std::to_string(piece_len) +
                         "-output piece");
     }
-    const std::span<const char> vals = rest.subspan(used);
+    const std::span<const char> tail = rest.subspan(used);
     if constexpr (semiring_is_positional<S>()) {
         if (wire != comm::WireFormat::raw) {
             rb.packed.clear();
-            comm::wire::decode_values(vals, rb.packed);
-            rb.vals.assign(rb.packed.begin(), rb.packed.end());
-            if (rb.vals.size() != rb.ids.size()) {
+            comm::wire::decode_values(tail, rb.packed);
+            vals.assign(rb.packed.begin(), rb.packed.end());
+            if (vals.size() != ids.size()) {
                 throw CommError("rotating pull: a hand-over message lists " +
-                                std::to_string(rb.ids.size()) + " outputs but " +
-                                std::to_string(rb.vals.size()) + " values");
+                                std::to_string(ids.size()) + " outputs but " +
+                                std::to_string(vals.size()) + " values");
             }
             return;
         }
     }
-    if (vals.size() != rb.ids.size() * sizeof(Y)) {
-        throw CommError("rotating pull: a hand-over message lists " +
-                        std::to_string(rb.ids.size()) + " outputs but holds " +
-                        std::to_string(vals.size()) + " bytes of values");
+    if (tail.size() != ids.size() * sizeof(Y)) {
+        throw CommError("rotating pull: a hand-over message lists " + std::to_string(ids.size()) +
+                        " outputs but holds " + std::to_string(tail.size()) + " bytes of values");
     }
-    rb.vals.resize(rb.ids.size());
-    if (!rb.ids.empty()) std::memcpy(rb.vals.data(), vals.data(), vals.size());
+    vals.resize(ids.size());
+    if (!ids.empty()) std::memcpy(vals.data(), tail.data(), tail.size());
+}
+
+/// decode_piece() into rb.ids / rb.vals.
+template <class S>
+void decode_piece(RotationBuffers<typename S::value_type>& rb, lindex_t piece_len,
+                  std::size_t piece_words, comm::WireFormat wire) {
+    decode_piece<S>(rb, piece_len, piece_words, wire, rb.ids, rb.vals);
 }
 
 /// One step on the CPU: the candidates of earlier ranks (rb.ids / rb.vals) are merged with
@@ -148,6 +166,132 @@ std::uint64_t rotate_step_cpu(const SpmvLayout<T>& L, const kernels::CompressedV
     // The piece's candidates in output order; their marks are cleared.
     kernels::collect_candidates(rb.has.data(), rb.best.data(), len, rb.ids, rb.vals,
                                 ws.pull.policy);
+    return entries;
+}
+
+/// Outputs per chunk of the ascending schedule for pieces of `nb` outputs on a fold of q
+/// ranks: `requested` rounded up to a multiple of 64 (chunks start at words of the done
+/// bits), or where that is 0 about 16 K outputs, in at most max(8, 64 / q) chunks per piece.
+/// A piece in m chunks passes through the fold in m·q + q - 1 steps instead of m·q, so m of
+/// 8 or more keeps the steps in which the first and last ranks wait to an eighth or less.
+inline lindex_t ascending_chunk(lindex_t nb, int q, lindex_t requested) {
+    lindex_t per = requested;
+    if (per == 0) {
+        const lindex_t most = std::max<lindex_t>(8, 64 / lindex_t(q));
+        const lindex_t m = std::clamp<lindex_t>(nb / 16384, 1, most);
+        per = (nb + m - 1) / m;
+    }
+    return std::max<lindex_t>(64, (per + 63) / 64 * 64);
+}
+
+/// The ascending schedule, for positional "min" on the CPU (see the file comment). Each
+/// rank's piece is cut into chunks of `chunk` outputs; chunk i of the q·m (piece-major) meets
+/// the ranks of the fold communicator in the order 0, 1, ..., q - 1, in steps i to i + q - 1,
+/// and the last rank hands it back to its owner. Expects rb.done to hold this rank's own
+/// piece's done bits and rb.has / rb.best to be ready; on return rb.ids / rb.vals list the
+/// own piece's candidates. Returns the entries read.
+template <class S, class U, class T>
+std::uint64_t ascending_pull(const SpmvLayout<T>& L, const kernels::CompressedView<T>& view,
+                             SpmvWorkspace<U, typename S::value_type, T>& ws, lindex_t nb,
+                             std::size_t piece_words, const char* name) {
+    using Y = typename S::value_type;
+    RotationBuffers<Y>& rb = ws.rot;
+    comm::Communicator& fold = *L.fold;
+    const int q = fold.size();
+    const int me = fold.rank();
+    const comm::WireFormat wire = fold.options().wire;
+    const std::size_t piece_bytes = piece_words * sizeof(std::uint64_t);
+    const lindex_t chunk = ascending_chunk(nb, q, ws.ascending_chunk_outputs);
+    const int m = nb == 0 ? 1 : int((nb + chunk - 1) / chunk);
+    const int total = m * q;
+    const auto chunk_len = [&](int i) { return std::min(chunk, nb - lindex_t(i % m) * chunk); };
+    const auto chunk_words = [&](int i) { return bitmap_words(chunk_len(i)); };
+
+    // Rank 0 starts every chunk, so it first takes each owner's done bits (the mask).
+    if (me == 0) {
+        rb.seeds.resize(std::size_t(q) * piece_words);
+        if (piece_words != 0) std::memcpy(rb.seeds.data(), rb.done.data(), piece_bytes);
+        for (int g = 1; g < q; ++g) {
+            fold.sendrecv_compressed({}, 0, MPI_PROC_NULL, rb.recv, g, name);
+            if (rb.recv.size() != piece_bytes) {
+                throw CommError("rotating pull: rank " + std::to_string(g) + " sent " +
+                                std::to_string(rb.recv.size()) + " bytes of done bits for a " +
+                                std::to_string(piece_bytes) + "-byte piece");
+            }
+            if (piece_words != 0) {
+                std::memcpy(rb.seeds.data() + std::size_t(g) * piece_words, rb.recv.data(),
+                            piece_bytes);
+            }
+        }
+    } else {
+        rb.send.resize(piece_bytes);
+        if (piece_words != 0) std::memcpy(rb.send.data(), rb.done.data(), piece_bytes);
+        fold.sendrecv_compressed(rb.send, piece_bytes, 0, rb.recv, MPI_PROC_NULL, name);
+    }
+
+    // The own piece's candidates, chunk after chunk (ascending outputs).
+    rb.home_ids.clear();
+    rb.home_vals.clear();
+    const auto take_home = [&](int i, const std::vector<lindex_t>& ids,
+                               const std::vector<Y>& vals) {
+        const lindex_t at = lindex_t(i % m) * chunk;
+        for (std::size_t k = 0; k < ids.size(); ++k) {
+            rb.home_ids.push_back(ids[k] + at);
+            rb.home_vals.push_back(vals[k]);
+        }
+    };
+    std::uint64_t entries = 0;
+    for (int s = 0; s < total + q - 1; ++s) {
+        const int i = s - me;  // the chunk this rank scans in step s, if any
+        const bool scans = i >= 0 && i < total;
+        const int owner = scans ? i / m : -1;
+        if (scans) {
+            const lindex_t at = lindex_t(i % m) * chunk;
+            if (me == 0) {
+                if (chunk_words(i) != 0) {
+                    std::memcpy(rb.done.data(),
+                                rb.seeds.data() + std::size_t(owner) * piece_words + at / 64,
+                                chunk_words(i) * sizeof(std::uint64_t));
+                }
+                rb.ids.clear();
+                rb.vals.clear();
+            }
+            entries +=
+                rotate_step_cpu<S>(L, view, ws, lindex_t(gindex_t(owner) * nb) + at, chunk_len(i));
+        }
+        // The last rank's chunk goes home (without its done bits) ...
+        if (me + 1 == q && scans) {
+            if (owner == me) {
+                take_home(i, rb.ids, rb.vals);
+            } else {
+                encode_piece<S>(rb, 0, wire);
+                fold.sendrecv_compressed(rb.send, rb.ids.size() * (sizeof(lindex_t) + sizeof(Y)),
+                                         owner, rb.recv, MPI_PROC_NULL, name);
+            }
+        }
+        const int back = s - (q - 1);  // the chunk the last rank finished in step s
+        if (me + 1 < q && back >= 0 && back < total && back / m == me) {
+            fold.sendrecv_compressed({}, 0, MPI_PROC_NULL, rb.recv, q - 1, name);
+            decode_piece<S>(rb, chunk_len(back), 0, wire, rb.in_ids, rb.in_vals);
+            take_home(back, rb.in_ids, rb.in_vals);
+        }
+        // ... the others' up the fold, to the rank that scans it in the next step.
+        const int to = scans && me + 1 < q ? me + 1 : MPI_PROC_NULL;
+        const int next = s + 1 - me;
+        const int from = me > 0 && next >= 0 && next < total ? me - 1 : MPI_PROC_NULL;
+        if (to == MPI_PROC_NULL && from == MPI_PROC_NULL) continue;
+        std::size_t raw = 0;
+        rb.send.clear();
+        if (to != MPI_PROC_NULL) {
+            encode_piece<S>(rb, chunk_words(i), wire);
+            raw = chunk_words(i) * sizeof(std::uint64_t) +
+                  rb.ids.size() * (sizeof(lindex_t) + sizeof(Y));
+        }
+        fold.sendrecv_compressed(rb.send, raw, to, rb.recv, from, name);
+        if (from != MPI_PROC_NULL) decode_piece<S>(rb, chunk_len(next), chunk_words(next), wire);
+    }
+    std::swap(rb.ids, rb.home_ids);
+    std::swap(rb.vals, rb.home_vals);
     return entries;
 }
 
@@ -182,6 +326,7 @@ void rotate_pull(const SpmvLayout<T>& L, const LocalMask& mask, lindex_t out_len
     rb.vals.clear();
 
     std::uint64_t entries = 0;
+    int q_steps = q;  // steps of the rotation (none where the ascending schedule runs)
     const kernels::CompressedView<T> view = view_of(*L.pull_block, nullptr, ws.lookup_for);
     if (!on_device &&
         (ws.pull_rows_for != L.pull_block->stamp() || !ws.pull_rows.fits(view.n_outer))) {
@@ -204,7 +349,13 @@ void rotate_pull(const SpmvLayout<T>& L, const LocalMask& mask, lindex_t out_len
         }
     }
     (void)device;
-    for (int s = 0; s < q; ++s) {
+    if constexpr (semiring_is_positional<S>() && !semiring_has_terminal<S>()) {
+        if (scanner == nullptr && q > 1) {
+            entries = ascending_pull<S>(L, view, ws, nb, piece_words, name);
+            q_steps = 0;
+        }
+    }
+    for (int s = 0; s < q_steps; ++s) {
         const int owner = (me + q - s) % q;
         const lindex_t offset = lindex_t(gindex_t(owner) * nb);
         if (scanner != nullptr) {

@@ -31,6 +31,13 @@ struct RotationBuffers {
     std::vector<std::uint64_t> packed;  ///< positional values for the bit-packed codec
     std::vector<char> send;             ///< the hand-over message
     std::vector<char> recv;
+    // The ascending schedule (positional "min"): rank 0 holds every piece's done bits; the
+    // own piece's candidates gather in home_*, and in_* take a chunk coming home.
+    std::vector<std::uint64_t> seeds;
+    std::vector<lindex_t> home_ids;
+    std::vector<Y> home_vals;
+    std::vector<lindex_t> in_ids;
+    std::vector<Y> in_vals;
 };
 }  // namespace detail
 
@@ -73,6 +80,9 @@ struct SpmvWorkspace {
     Direction last_direction = Direction::push;
     /// Matrix entries the last call's local kernels read on this rank.
     std::uint64_t last_entries = 0;
+    /// Outputs per chunk in the ascending schedule of the pull with positional "min"
+    /// (spmv_rotate.hpp), rounded up to a multiple of 64; 0 picks it from the piece length.
+    lindex_t ascending_chunk_outputs = 0;
 };
 
 }  // namespace gridblas

@@ -227,7 +227,7 @@ void bfly_alltoallv(Ctx& x, int k, const char* send, std::span<const std::size_t
 }
 
 void bfly_union_ids(Ctx& x, int k, std::span<const lindex_t> mine, lindex_t universe,
-                    WireFormat wire, std::vector<lindex_t>& result) {
+                    WireFormat wire, std::vector<lindex_t>& result, std::uint64_t* bits) {
     const int p = x.size;
     const int r = x.rank;
     Workspace& ws = x.ws;
@@ -279,6 +279,10 @@ void bfly_union_ids(Ctx& x, int k, std::span<const lindex_t> mine, lindex_t univ
             if (ws.keep.size() <= kept) ws.keep.resize(kept + 1);
             ws.keep[kept].swap(ws.in[j - 1]);
         }
+    }
+    if (bits != nullptr) {
+        for (const lindex_t id : ws.ids) bits[id >> 6] |= std::uint64_t(1) << (id & 63);
+        return;
     }
     result.assign(ws.ids.begin(), ws.ids.end());
 }

@@ -62,19 +62,19 @@ protected:
     }
 
     void union_ids(std::span<const lindex_t> mine, lindex_t universe, WireFormat wire,
-                   std::vector<lindex_t>& result, Counters& c) override {
+                   std::vector<lindex_t>& result, std::uint64_t* bits, Counters& c) override {
         Ctx x = ctx(c);
         const std::size_t bytes =
             opts_.backend == Backend::automatic ? wire::frame_sizes(mine).of(wire) : 0;
         switch (last_backend_ = choose(Collective::allgather_ids, bytes, universe)) {
             case Backend::mpi:
-                gather_union_ids(x, mpi_allgatherv, mine, universe, wire, result);
+                gather_union_ids(x, mpi_allgatherv, mine, universe, wire, result, bits);
                 break;
             case Backend::ring:
-                gather_union_ids(x, ring_allgatherv, mine, universe, wire, result);
+                gather_union_ids(x, ring_allgatherv, mine, universe, wire, result, bits);
                 break;
             default:
-                bfly_union_ids(x, opts_.fanout, mine, universe, wire, result);
+                bfly_union_ids(x, opts_.fanout, mine, universe, wire, result, bits);
                 break;
         }
     }

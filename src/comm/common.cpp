@@ -122,7 +122,12 @@ std::vector<lindex_t>& merge_runs(std::vector<lindex_t>& src, std::vector<lindex
 
 void union_frames(Workspace& ws, std::span<const lindex_t> base,
                   std::span<const std::span<const char>> frames, lindex_t universe,
-                  std::vector<lindex_t>& out) {
+                  std::vector<lindex_t>& out, std::uint64_t* bits_out) {
+    if (bits_out != nullptr) {
+        for (const lindex_t id : base) bits_out[id >> 6] |= std::uint64_t(1) << (id & 63);
+        for (const auto& f : frames) wire::decode_into_bits(f, universe, bits_out);
+        return;
+    }
     std::size_t total = base.size();
     for (const auto& f : frames) total += wire::read_header(f).count;
     if (universe > 0 && total >= universe / 32) {
@@ -282,7 +287,7 @@ const char* decode_pairs(std::span<const char> in, std::size_t value_size,
 // ---- composites over a plain allgatherv / alltoallv --------------------------------------
 
 void gather_union_ids(Ctx& x, AllgatherFn gather, std::span<const lindex_t> mine, lindex_t universe,
-                      WireFormat wire, std::vector<lindex_t>& result) {
+                      WireFormat wire, std::vector<lindex_t>& result, std::uint64_t* bits) {
     Workspace& ws = x.ws;
     ws.csend.clear();
     wire::encode(mine, wire, ws.csend);
@@ -294,7 +299,7 @@ void gather_union_ids(Ctx& x, AllgatherFn gather, std::span<const lindex_t> mine
         if (r != x.rank) ws.frames.emplace_back(ws.crecv.data() + at, ws.csizes[r]);
         at += ws.csizes[r];
     }
-    union_frames(ws, mine, ws.frames, universe, result);
+    union_frames(ws, mine, ws.frames, universe, result, bits);
 }
 
 void exchange_reduce_scatter(Ctx& x, AlltoallFn exchange, std::span<const lindex_t> ids,

@@ -295,7 +295,24 @@ void Communicator::allgather_ids(std::span<const lindex_t> mine, lindex_t univer
         result.assign(mine.begin(), mine.end());
         return;
     }
-    union_ids(mine, universe, opts_.wire, result, c);
+    union_ids(mine, universe, opts_.wire, result, nullptr, c);
+}
+
+void Communicator::allgather_bits(std::span<const lindex_t> mine, lindex_t universe,
+                                  std::span<std::uint64_t> bits, const char* site) {
+    const std::size_t words = (std::size_t(universe) + 63) / 64;
+    if (bits.size() < words) {
+        throw InvalidValue("allgather_bits: a bitmap of " + std::to_string(bits.size()) +
+                           " words cannot hold " + std::to_string(universe) + " ids");
+    }
+    wire::check_ids(mine, universe, "allgather_bits");
+    Counters& c = counter_for(site);
+    CallScope scope(c);
+    if (size_ == 1) {
+        for (const lindex_t id : mine) bits[id >> 6] |= std::uint64_t(1) << (id & 63);
+        return;
+    }
+    union_ids(mine, universe, opts_.wire, ws_->ids, bits.data(), c);
 }
 
 void Communicator::alltoall_ids(std::span<const lindex_t> send, std::span<const int> send_counts,

@@ -91,10 +91,11 @@ inline constexpr int kTagCalibrate = 91;
 
 /// out = sorted union of `base` and the ids of the id frames `frames`, every id below
 /// `universe`. Dense inputs go through a bit array, sparse ones through pairwise merges of
-/// the sorted runs. `out` must not alias `base`.
+/// the sorted runs. `out` must not alias `base`. With `bits` (bitmap_words(universe) words)
+/// the union is ORed into it instead and `out` is left alone.
 void union_frames(Workspace& ws, std::span<const lindex_t> base,
                   std::span<const std::span<const char>> frames, lindex_t universe,
-                  std::vector<lindex_t>& out);
+                  std::vector<lindex_t>& out, std::uint64_t* bits = nullptr);
 
 /// Merges the sorted pair list (b_ids, b_vals) into (ids, vals), combining equal ids.
 void merge_pairs(Workspace& ws, std::vector<lindex_t>& ids, std::vector<char>& vals,
@@ -135,7 +136,7 @@ void bfly_alltoallv(Ctx& x, int k, const char* send, std::span<const std::size_t
                     const Payload& pl, std::vector<char>& recv,
                     std::vector<std::size_t>& recv_bytes);
 void bfly_union_ids(Ctx& x, int k, std::span<const lindex_t> mine, lindex_t universe,
-                    WireFormat wire, std::vector<lindex_t>& result);
+                    WireFormat wire, std::vector<lindex_t>& result, std::uint64_t* bits);
 void bfly_reduce_scatter(Ctx& x, int k, std::span<const lindex_t> ids, const char* values,
                          std::span<const std::size_t> counts, lindex_t universe, WireFormat wire,
                          const PairCombiner& comb, std::vector<lindex_t>& out_ids,
@@ -144,8 +145,9 @@ void bfly_reduce_scatter(Ctx& x, int k, std::span<const lindex_t> ids, const cha
 /// Set union over an allgatherv flavour (mpi or ring): encode, gather the frames, merge.
 using AllgatherFn = void (*)(Ctx&, const char*, std::size_t, const Payload&, std::vector<char>&,
                              std::vector<std::size_t>&);
+/// With `bits` the union is ORed into it (union_frames) and `result` is left alone.
 void gather_union_ids(Ctx& x, AllgatherFn gather, std::span<const lindex_t> mine, lindex_t universe,
-                      WireFormat wire, std::vector<lindex_t>& result);
+                      WireFormat wire, std::vector<lindex_t>& result, std::uint64_t* bits);
 
 /// Sparse reduce-scatter over an alltoallv flavour (mpi or ring): encode the blocks,
 /// exchange, combine at the receiver.

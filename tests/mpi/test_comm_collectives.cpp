@@ -227,6 +227,19 @@ TEST_P(CommCollectives, AllgatherIdsGivesTheExactUnion) {
         std::vector<lindex_t> got = {42, 43};  // overwritten
         comm_->allgather_ids(mine, c.universe, got, "union");
         EXPECT_EQ(got, std::vector<lindex_t>(ref.begin(), ref.end())) << c.name;
+        if (c.universe > (lindex_t(1) << 20)) continue;  // (its bitmap would be 512 MB)
+        // The same union delivered as a bitmap, ORed into one that already has a bit set
+        // (the last id of the universe) which must stay set.
+        const std::size_t words = (std::size_t(c.universe) + 63) / 64;
+        std::vector<std::uint64_t> bits(words, 0), want(words, 0);
+        if (c.universe > 0) {
+            const lindex_t last = c.universe - 1;
+            bits[last >> 6] |= std::uint64_t(1) << (last & 63);
+            want[last >> 6] |= std::uint64_t(1) << (last & 63);
+        }
+        for (const lindex_t id : ref) want[id >> 6] |= std::uint64_t(1) << (id & 63);
+        comm_->allgather_bits(mine, c.universe, std::span<std::uint64_t>(bits), "union-bits");
+        EXPECT_EQ(bits, want) << c.name << " (allgather_bits)";
     }
 }
 

@@ -273,6 +273,14 @@ TEST(CommCounters, BadArgumentsThrowOnEveryRankBeforeCommunicating) {
                      gridblas::InvalidValue);
         EXPECT_THROW(c->allgather_ids(std::vector<lindex_t>{3, 3}, 10, out, "bad"),
                      gridblas::InvalidValue);
+        std::vector<std::uint64_t> bits(1, 0);
+        EXPECT_THROW(
+            c->allgather_bits(std::vector<lindex_t>{1}, 65, std::span<std::uint64_t>(bits), "bad"),
+            gridblas::InvalidValue);  // 65 ids need two words
+        EXPECT_THROW(c->allgather_bits(std::vector<lindex_t>{3, 1}, 10,
+                                       std::span<std::uint64_t>(bits), "bad"),
+                     gridblas::InvalidValue);
+        EXPECT_EQ(bits[0], 0u);
         EXPECT_THROW(c->allgather_ids(std::vector<lindex_t>{1, 10}, 10, out, "bad"),
                      gridblas::IndexOutOfBounds);
         std::vector<lindex_t> ids(std::size_t(p), 10);

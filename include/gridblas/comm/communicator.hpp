@@ -219,6 +219,14 @@ public:
     void allgather_ids(std::span<const lindex_t> mine, lindex_t universe,
                        std::vector<lindex_t>& result, const char* site);
 
+    /// allgather_ids() with the union delivered as a bitmap: the bit of every id of every
+    /// rank is set in `bits` (ORed in: bits already set stay set), for a consumer that wants
+    /// a bitmap (the bottom-up BFS step) and would otherwise rebuild it from the id list.
+    /// `bits` must hold at least (universe + 63) / 64 words (InvalidValue otherwise, before
+    /// communicating). Same errors as allgather_ids.
+    void allgather_bits(std::span<const lindex_t> mine, lindex_t universe,
+                        std::span<std::uint64_t> bits, const char* site);
+
     /// Personalised id exchange: `send` holds, for each destination r in turn,
     /// `send_counts[r]` sorted unique ids below `universe`. `recv` gets the lists received in
     /// source order, `recv_counts[r]` ids from rank r. Same errors as alltoallv and
@@ -279,8 +287,9 @@ protected:
     virtual void alltoallv_bytes(const void* send, std::span<const std::size_t> send_bytes,
                                  std::vector<char>& recv, std::vector<std::size_t>& recv_bytes,
                                  const detail::Payload& payload, Counters& c) = 0;
+    /// The union into `result`, or with `bits` ORed into that bitmap (result untouched).
     virtual void union_ids(std::span<const lindex_t> mine, lindex_t universe, WireFormat wire,
-                           std::vector<lindex_t>& result, Counters& c) = 0;
+                           std::vector<lindex_t>& result, std::uint64_t* bits, Counters& c) = 0;
     virtual void reduce_scatter_bytes(std::span<const lindex_t> ids, const char* values,
                                       std::span<const std::size_t> counts, lindex_t universe,
                                       WireFormat wire, const detail::PairCombiner& comb,

@@ -120,6 +120,28 @@ void expand_input(const DistVector<U>& u, const SpmvLayout<T>& L,
     }
 }
 
+/// Stages 2 and 3 straight into the pull's bitmap input ws.xb, for inputs whose values are
+/// not read (sparse, and a pattern or a positional semiring): the ids are gathered along the
+/// expand dimension as a bitmap (allgather_bits), not as a list to be turned into one.
+/// Returns false, doing nothing, for other inputs.
+template <class S, class U, class T>
+bool expand_input_bits(const DistVector<U>& u, const SpmvLayout<T>& L,
+                       SpmvWorkspace<U, typename S::value_type, T>& ws, const char* name) {
+    constexpr bool values = !std::is_same_v<U, Pattern> && !semiring_is_positional<S>();
+    if (values || u.format() != VectorFormat::sparse) return false;
+    if (ws.xb.size() != L.n_in) ws.xb = BitmapVector<U>(L.n_in);
+    ws.xb.clear_all();
+    const auto& ids = u.sparse().indices();
+    if (L.expand->size() == 1 && L.in_offset == 0) {
+        kernels::set_bits_sorted(ws.xb.words().data(), ids.data(), ids.size(), ws.pull.policy);
+        return true;
+    }
+    ws.my_ids.resize(ids.size());
+    for (std::size_t k = 0; k < ids.size(); ++k) ws.my_ids[k] = L.in_offset + ids[k];
+    L.expand->allgather_bits(ws.my_ids, L.n_in, ws.xb.words(), name);
+    return true;
+}
+
 /// The gathered input as a bitmap over the block's input range (values too when read).
 template <class S, class U, class Y, class T>
 void input_bitmap(SpmvWorkspace<U, Y, T>& ws, lindex_t n_in) {
@@ -262,19 +284,22 @@ void spmv_dist(DistVector<W>& w, const M& mask, Accum accum, const DistVector<U>
     // The mask of this rank's piece; taken before w changes (w may be the mask or u).
     const LocalMask lm = make_local_mask(mask, d);
 
-    expand_input<S>(u, L, ws, name);
     // The rotation serves every semiring with an early exit on the CPU; on the cuda backend
     // it serves the positional ones (BFS), the others pull with the device's own kernel.
     // (Compiled only for the semirings that can take it.)
     if constexpr (rotating_pull_v<S>) {
         if (dir == Direction::pull && (!on_device || semiring_is_positional<S>())) {
-            input_bitmap<S>(ws, L.n_in);
+            if (!expand_input_bits<S>(u, L, ws, name)) {
+                expand_input<S>(u, L, ws, name);
+                input_bitmap<S>(ws, L.n_in);
+            }
             rotate_pull<S>(L, lm, w.local_size(), ws, on_device, grid.cuda_device(), name);
             // The rotation never computes a masked-out output.
             if (!move_into_output(w, accum, ws.t, d)) apply_output_stage(w, lm, accum, ws.t, d);
             return;
         }
     }
+    expand_input<S>(u, L, ws, name);
     {
         ws.y.reset(L.n_out);
         if (on_device) {

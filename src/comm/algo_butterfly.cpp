@@ -273,6 +273,11 @@ void bfly_union_ids(Ctx& x, int k, std::span<const lindex_t> mine, lindex_t univ
             ws.frames.emplace_back(ws.in[j - 1].data(), ws.in[j - 1].size());
         }
         wait_all(ws.reqs);
+        if (bits != nullptr && s * k >= p) {
+            // The last round: the union goes straight into the caller's bitmap.
+            union_frames(ws, ws.ids, ws.frames, universe, ws.ids2, bits);
+            return;
+        }
         union_frames(ws, ws.ids, ws.frames, universe, ws.ids2);
         ws.ids.swap(ws.ids2);
         for (int j = 1; j <= J; ++j, ++kept) {
@@ -280,7 +285,7 @@ void bfly_union_ids(Ctx& x, int k, std::span<const lindex_t> mine, lindex_t univ
             ws.keep[kept].swap(ws.in[j - 1]);
         }
     }
-    if (bits != nullptr) {
+    if (bits != nullptr) {  // one rank: no rounds
         for (const lindex_t id : ws.ids) bits[id >> 6] |= std::uint64_t(1) << (id & 63);
         return;
     }

@@ -235,10 +235,11 @@ std::uint64_t ascending_pull(const SpmvLayout<T>& L, const kernels::CompressedVi
     const auto take_home = [&](int i, const std::vector<lindex_t>& ids,
                                const std::vector<Y>& vals) {
         const lindex_t at = lindex_t(i % m) * chunk;
-        for (std::size_t k = 0; k < ids.size(); ++k) {
-            rb.home_ids.push_back(ids[k] + at);
-            rb.home_vals.push_back(vals[k]);
-        }
+        const std::size_t had = rb.home_ids.size();
+        rb.home_ids.resize(had + ids.size());
+        rb.home_vals.resize(had + ids.size());
+        for (std::size_t k = 0; k < ids.size(); ++k) rb.home_ids[had + k] = ids[k] + at;
+        std::copy(vals.begin(), vals.end(), rb.home_vals.begin() + std::ptrdiff_t(had));
     };
     std::uint64_t entries = 0;
     for (int s = 0; s < total + q - 1; ++s) {

@@ -312,7 +312,7 @@ void Communicator::allgather_bits(std::span<const lindex_t> mine, lindex_t unive
         for (const lindex_t id : mine) bits[id >> 6] |= std::uint64_t(1) << (id & 63);
         return;
     }
-    union_ids(mine, universe, opts_.wire, ws_->ids, bits.data(), c);
+    union_ids(mine, universe, opts_.wire, ws_->ids, bits.data(), c);  // (no list written)
 }
 
 void Communicator::alltoall_ids(std::span<const lindex_t> send, std::span<const int> send_counts,

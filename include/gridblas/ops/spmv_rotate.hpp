@@ -27,17 +27,21 @@
 /// global indices, raw otherwise).
 ///
 /// Positional "min" (a found value is not final, but bounds the later reads) takes another
-/// schedule on the CPU, the ascending one: every piece starts at rank 0 (which first takes
-/// each owner's done bits) and meets the ranks in the order 0, 1, ..., q - 1, in 2q - 1 steps
-/// (rank k scans piece s - k in step s), and the last rank hands it home without its done
-/// bits. A rank skips, unread, an output whose candidate lies below all of its inputs, as
-/// every candidate from a lower block does (for vxm with several stripes: from a lower
-/// block's first stripe), so the entries read are those of one rank reading each output's
-/// inputs in ascending order up to its smallest present one. The rotation would have every
-/// piece but rank 0's first scanned by a higher block, whose finds the ranks after the wrap
-/// must read past again (a BFS bottom-up level on a 2 × 2 grid read 1.27 times the one-rank
-/// entries that way). The price is q - 1 more steps, in which ranks at the ends of the fold
-/// wait; where ranks share cores, the waiting ones give their core to the others.
+/// schedule on the CPU, the ascending one. Each rank's piece is cut into chunks (m per piece,
+/// ascending_chunk()), and every chunk starts at rank 0 (which first takes each owner's done
+/// bits), meets the ranks in the order 0, 1, ..., q - 1 and goes home from the last one
+/// without its done bits: in step s rank k scans chunk s - k, so the chunks flow through the
+/// fold like a pipeline, m·q + q - 1 steps in all. A rank skips, unread, an output whose
+/// candidate lies below all of its inputs, as every candidate from a lower block does (for
+/// vxm with several stripes: from a lower block's first stripe). Where a block holds one
+/// stripe of the inputs (mxv; vxm on a grid with one column) the entries read are thus
+/// exactly those of one rank reading each output's inputs in ascending order up to its
+/// smallest present one; with several stripes a rank reads its higher stripes before a later
+/// rank has read its lower one (a BFS bottom-up level read 1.08 times the one-rank entries
+/// on a 2 × 2 grid, 1.18 on 3 × 3). The rotation has every piece but rank 0's first scanned
+/// by a higher block, whose finds the ranks after the wrap must read past again (1.27 times
+/// the one-rank entries at 2 × 2). The price is q - 1 more steps, in which ranks at the ends
+/// of the fold wait; with m of 8 or more that is an eighth of the steps or less.
 
 #include <algorithm>
 #include <bit>
@@ -185,9 +189,9 @@ inline lindex_t ascending_chunk(lindex_t nb, int q, lindex_t requested) {
 }
 
 /// The ascending schedule, for positional "min" on the CPU (see the file comment). Each
-/// rank's piece is cut into chunks of `chunk` outputs; chunk i of the q·m (piece-major) meets
-/// the ranks of the fold communicator in the order 0, 1, ..., q - 1, in steps i to i + q - 1,
-/// and the last rank hands it back to its owner. Expects rb.done to hold this rank's own
+/// rank's piece is cut into m chunks of `chunk` outputs; chunk i of the q·m (piece-major)
+/// meets the ranks of the fold communicator in the order 0, 1, ..., q - 1, in steps i to
+/// i + q - 1, and the last rank hands it back to its owner. Expects rb.done to hold this rank's own
 /// piece's done bits and rb.has / rb.best to be ready; on return rb.ids / rb.vals list the
 /// own piece's candidates. Returns the entries read.
 template <class S, class U, class T>

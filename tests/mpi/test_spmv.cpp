@@ -353,6 +353,23 @@ TEST(Spmv, MinSecondiAscendingChunksReadAsOneRank) {
     }
 }
 
+// Chunk sizes of the ascending schedule: multiples of 64, about 16 K outputs with at most
+// max(8, 64 / q) chunks a piece by default, a requested size rounded up, and never more than
+// 4096 chunks a piece (nor a size past the index type), however small the request.
+TEST(Spmv, AscendingChunkSizes) {
+    using detail::ascending_chunk;
+    EXPECT_EQ(ascending_chunk(262144, 2, 0), 16384u);      // 16 chunks
+    EXPECT_EQ(ascending_chunk(1u << 20, 2, 0), 32768u);    // capped at 32 chunks
+    EXPECT_EQ(ascending_chunk(1u << 20, 16, 0), 131072u);  // 8 chunks from q = 8 up
+    EXPECT_EQ(ascending_chunk(1000, 4, 0), 1024u);         // one chunk
+    EXPECT_EQ(ascending_chunk(0, 3, 0), 64u);
+    EXPECT_EQ(ascending_chunk(1000, 2, 100), 128u);                  // rounded up to 64
+    EXPECT_EQ(ascending_chunk(1u << 30, 2, 64), (1u << 30) / 4096);  // at most 4096 chunks
+    const lindex_t big = ascending_chunk(~lindex_t(0), 2, 1);
+    EXPECT_EQ(big % 64, 0u);
+    EXPECT_LE((std::uint64_t(~lindex_t(0)) + big - 1) / big, 4096u);
+}
+
 // any_secondi may return any input index with an edge: check each result is one, and that
 // exactly the outputs with some product are present.
 TEST(Spmv, AnySecondiGivesAValidIndex) {

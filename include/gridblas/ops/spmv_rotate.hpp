@@ -175,17 +175,21 @@ std::uint64_t rotate_step_cpu(const SpmvLayout<T>& L, const kernels::CompressedV
 
 /// Outputs per chunk of the ascending schedule for pieces of `nb` outputs on a fold of q
 /// ranks: `requested` rounded up to a multiple of 64 (chunks start at words of the done
-/// bits), or where that is 0 about 16 K outputs, in at most max(8, 64 / q) chunks per piece.
+/// bits), or where that is 0 about 16 K outputs, in at most max(8, 64 / q) chunks per piece;
+/// never more than 4096 chunks per piece.
 /// A piece in m chunks passes through the fold in m·q + q - 1 steps instead of m·q, so m of
 /// 8 or more keeps the steps in which the first and last ranks wait to an eighth or less.
 inline lindex_t ascending_chunk(lindex_t nb, int q, lindex_t requested) {
-    lindex_t per = requested;
+    const std::uint64_t n = nb;
+    std::uint64_t per = requested;
     if (per == 0) {
-        const lindex_t most = std::max<lindex_t>(8, 64 / lindex_t(q));
-        const lindex_t m = std::clamp<lindex_t>(nb / 16384, 1, most);
-        per = (nb + m - 1) / m;
+        const std::uint64_t most = std::max<std::uint64_t>(8, 64 / std::uint64_t(q));
+        const std::uint64_t m = std::clamp<std::uint64_t>(n / 16384, 1, most);
+        per = (n + m - 1) / m;
     }
-    return std::max<lindex_t>(64, (per + 63) / 64 * 64);
+    per = std::max<std::uint64_t>(per, (n + 4095) / 4096);  // (the steps are counted in int)
+    per = std::max<std::uint64_t>(64, (per + 63) / 64 * 64);
+    return lindex_t(std::min<std::uint64_t>(per, std::uint64_t(~lindex_t(0)) / 64 * 64));
 }
 
 /// The ascending schedule, for positional "min" on the CPU (see the file comment). Each
@@ -206,7 +210,7 @@ std::uint64_t ascending_pull(const SpmvLayout<T>& L, const kernels::CompressedVi
     const comm::WireFormat wire = fold.options().wire;
     const std::size_t piece_bytes = piece_words * sizeof(std::uint64_t);
     const lindex_t chunk = ascending_chunk(nb, q, ws.ascending_chunk_outputs);
-    const int m = nb == 0 ? 1 : int((nb + chunk - 1) / chunk);
+    const int m = nb == 0 ? 1 : int((std::uint64_t(nb) + chunk - 1) / chunk);
     const int total = m * q;
     const auto chunk_len = [&](int i) { return std::min(chunk, nb - lindex_t(i % m) * chunk); };
     const auto chunk_words = [&](int i) { return bitmap_words(chunk_len(i)); };

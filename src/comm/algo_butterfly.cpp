@@ -286,7 +286,7 @@ void bfly_union_ids(Ctx& x, int k, std::span<const lindex_t> mine, lindex_t univ
         }
     }
     if (bits != nullptr) {  // one rank: no rounds
-        for (const lindex_t id : ws.ids) bits[id >> 6] |= std::uint64_t(1) << (id & 63);
+        or_ids_into(ws.ids, bits);
         return;
     }
     result.assign(ws.ids.begin(), ws.ids.end());

@@ -124,7 +124,7 @@ void union_frames(Workspace& ws, std::span<const lindex_t> base,
                   std::span<const std::span<const char>> frames, lindex_t universe,
                   std::vector<lindex_t>& out, std::uint64_t* bits_out) {
     if (bits_out != nullptr) {
-        for (const lindex_t id : base) bits_out[id >> 6] |= std::uint64_t(1) << (id & 63);
+        or_ids_into(base, bits_out);
         for (const auto& f : frames) wire::decode_into_bits(f, universe, bits_out);
         return;
     }
@@ -137,7 +137,7 @@ void union_frames(Workspace& ws, std::span<const lindex_t> base,
         if (ws.bits.size() < words) ws.bits.resize(words, 0);
         std::uint64_t* bits = ws.bits.data();
         try {
-            for (const lindex_t id : base) bits[id >> 6] |= std::uint64_t(1) << (id & 63);
+            or_ids_into(base, bits);
             for (const auto& f : frames) wire::decode_into_bits(f, universe, bits);
         } catch (...) {
             std::fill(ws.bits.begin(), ws.bits.end(), 0);

@@ -309,7 +309,7 @@ void Communicator::allgather_bits(std::span<const lindex_t> mine, lindex_t unive
     Counters& c = counter_for(site);
     CallScope scope(c);
     if (size_ == 1) {
-        for (const lindex_t id : mine) bits[id >> 6] |= std::uint64_t(1) << (id & 63);
+        detail::or_ids_into(mine, bits.data());
         return;
     }
     union_ids(mine, universe, opts_.wire, ws_->ids, bits.data(), c);  // (no list written)

@@ -89,6 +89,11 @@ inline constexpr int kTagCalibrate = 91;
 
 // ---- merges ------------------------------------------------------------------------------
 
+/// Sets the bit of every id of `ids` in `bits` (which must reach past the largest).
+inline void or_ids_into(std::span<const lindex_t> ids, std::uint64_t* bits) {
+    for (const lindex_t id : ids) bits[id >> 6] |= std::uint64_t(1) << (id & 63);
+}
+
 /// out = sorted union of `base` and the ids of the id frames `frames`, every id below
 /// `universe`. Dense inputs go through a bit array, sparse ones through pairwise merges of
 /// the sorted runs. `out` must not alias `base`. With `bits` (bitmap_words(universe) words)

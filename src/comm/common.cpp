@@ -179,14 +179,23 @@ void union_frames(Workspace& ws, std::span<const lindex_t> base,
 namespace {
 
 // Merges the sorted pair lists x and y into o / ov, combining equal ids; returns the length.
-std::size_t merge_two(const lindex_t* x, const char* xv, std::size_t nx, const lindex_t* y,
-                      const char* yv, std::size_t ny, lindex_t* o, char* ov,
-                      const PairCombiner& comb) {
-    const std::size_t vs = comb.value_size;
+// VS is the value size in bytes when known at compile time (so each value moves as one load
+// and store), or kAnySize to read it from comb.
+constexpr std::size_t kAnySize = ~std::size_t(0);
+
+template <std::size_t VS>
+std::size_t merge_two_sized(const lindex_t* x, const char* xv, std::size_t nx, const lindex_t* y,
+                            const char* yv, std::size_t ny, lindex_t* o, char* ov,
+                            const PairCombiner& comb) {
+    const std::size_t vs = VS == kAnySize ? comb.value_size : VS;
     std::size_t i = 0, j = 0, n = 0;
     auto take = [&](const lindex_t* ids, const char* vals, std::size_t& at) {
         o[n] = ids[at];
-        if (vs) std::memcpy(ov + n * vs, vals + at * vs, vs);
+        if constexpr (VS == kAnySize) {
+            if (vs) std::memcpy(ov + n * vs, vals + at * vs, vs);
+        } else if constexpr (VS != 0) {
+            std::memcpy(ov + n * VS, vals + at * VS, VS);
+        }
         ++at;
         ++n;
     };
@@ -201,9 +210,36 @@ std::size_t merge_two(const lindex_t* x, const char* xv, std::size_t nx, const l
             ++j;
         }
     }
-    while (i < nx) take(x, xv, i);
-    while (j < ny) take(y, yv, j);
+    // The tails are copied whole.
+    const std::size_t ti = nx - i, tj = ny - j;
+    if (ti) {
+        std::memcpy(o + n, x + i, ti * sizeof(lindex_t));
+        if (vs) std::memcpy(ov + n * vs, xv + i * vs, ti * vs);
+        n += ti;
+    }
+    if (tj) {
+        std::memcpy(o + n, y + j, tj * sizeof(lindex_t));
+        if (vs) std::memcpy(ov + n * vs, yv + j * vs, tj * vs);
+        n += tj;
+    }
     return n;
+}
+
+std::size_t merge_two(const lindex_t* x, const char* xv, std::size_t nx, const lindex_t* y,
+                      const char* yv, std::size_t ny, lindex_t* o, char* ov,
+                      const PairCombiner& comb) {
+    switch (comb.value_size) {
+        case 0:
+            return merge_two_sized<0>(x, xv, nx, y, yv, ny, o, ov, comb);
+        case 4:
+            return merge_two_sized<4>(x, xv, nx, y, yv, ny, o, ov, comb);
+        case 8:
+            return merge_two_sized<8>(x, xv, nx, y, yv, ny, o, ov, comb);
+        case 16:
+            return merge_two_sized<16>(x, xv, nx, y, yv, ny, o, ov, comb);
+        default:
+            return merge_two_sized<kAnySize>(x, xv, nx, y, yv, ny, o, ov, comb);
+    }
 }
 
 }  // namespace
@@ -310,13 +346,20 @@ void exchange_reduce_scatter(Ctx& x, AlltoallFn exchange, std::span<const lindex
     const std::size_t vs = comb.value_size;
     ws.csend.clear();
     ws.csizes.resize(std::size_t(x.size));
-    std::size_t at = 0;
+    // This rank's own pairs stay out of the exchange and the codec: they join the merge as
+    // they are, as the run of their rank.
+    std::size_t at = 0, own_at = 0;
     for (int r = 0; r < x.size; ++r) {
         const std::size_t before = ws.csend.size();
-        encode_pairs(ids.subspan(at, counts[r]), values + at * vs, vs, wire, ws.csend);
+        if (r == x.rank) {
+            own_at = at;
+        } else {
+            encode_pairs(ids.subspan(at, counts[r]), values + at * vs, vs, wire, ws.csend);
+        }
         ws.csizes[r] = ws.csend.size() - before;
         at += counts[r];
     }
+    const std::size_t own_n = counts[std::size_t(x.rank)];
     const Payload pl{Payload::pair_block, vs};
     exchange(x, ws.csend.data(), ws.csizes, pl, ws.crecv, ws.crsizes);
     // Decode the p received lists back to back, then combine them in a merge tree.
@@ -327,6 +370,14 @@ void exchange_reduce_scatter(Ctx& x, AlltoallFn exchange, std::span<const lindex
     for (int r = 0; r < x.size; ++r) {
         const std::span<const char> block(ws.crecv.data() + off, ws.crsizes[r]);
         off += ws.crsizes[r];
+        if (r == x.rank) {
+            if (!block.empty()) throw CommError("a pair block received from this rank itself");
+            ws.mrg_a.insert(ws.mrg_a.end(), ids.begin() + std::ptrdiff_t(own_at),
+                            ids.begin() + std::ptrdiff_t(own_at + own_n));
+            ws.vals2.insert(ws.vals2.end(), values + own_at * vs, values + (own_at + own_n) * vs);
+            ws.runs.push_back(ws.mrg_a.size());
+            continue;
+        }
         const std::size_t before = ws.mrg_a.size();
         const std::size_t used = wire::decode(block, ws.mrg_a);
         const std::size_t n = ws.mrg_a.size() - before;

@@ -251,12 +251,23 @@ void fold_partials(const SpmvLayout<T>& L, lindex_t out_len,
     }
     const gindex_t nb = L.out->nb;
     ws.send_counts.assign(std::size_t(fold.size()), 0);
-    // y is sorted, so its entries are already grouped by owner; make their ids piece-local.
+    // y is sorted, so its entries are already grouped by owner: find each owner's run by
+    // binary search and make its ids piece-local.
     auto& yi = ws.y.indices();
-    for (auto& i : yi) {
-        const int dest = int(gindex_t(i) / nb);
-        ++ws.send_counts[std::size_t(dest)];
-        i = lindex_t(gindex_t(i) - gindex_t(dest) * nb);
+    auto run_begin = yi.begin();
+    for (int dest = 0; dest < fold.size(); ++dest) {
+        const gindex_t piece_end = gindex_t(dest + 1) * nb;
+        const auto run_end =
+            dest + 1 == fold.size()
+                ? yi.end()
+                : std::lower_bound(run_begin, yi.end(), piece_end,
+                                   [](lindex_t i, gindex_t e) { return gindex_t(i) < e; });
+        ws.send_counts[std::size_t(dest)] = int(run_end - run_begin);
+        const lindex_t shift = lindex_t(gindex_t(dest) * nb);
+        if (shift != 0) {
+            for (auto it = run_begin; it != run_end; ++it) *it -= shift;
+        }
+        run_begin = run_end;
     }
     ws.t.reset(out_len);
     fold.reduce_scatter_pairs(

@@ -2,7 +2,8 @@
 // min_secondi exactly, any_secondi by validity, over DCSC (with and without lookup) and CSR
 // views, with and without a (complemented) mask, serially and with threads forced on: two and
 // three threads (private slots, one run of the products each) and five (shared slots lowered
-// by compare-and-swap), more threads than this machine's cores where need be.
+// by compare-and-swap), more threads than this machine's cores where need be; and each case
+// also with its claims sorted (the path of small calls) and with that path off.
 
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -62,7 +63,10 @@ void claim_min(const CompressedView<Pattern>& view, const std::vector<lindex_t>&
                                             ws);
 }
 
-void check(const Case& k, const CompressedView<Pattern>& view, const std::string& what) {
+// ClaimWorkspace::sort_products_max settings: the bitmaps always, the default, sorting always.
+constexpr offset_t kSortSettings[] = {0, kernels::detail::kClaimSortProducts, ~offset_t(0)};
+
+void check(const Case& k, const CompressedView<Pattern>& view, const std::string& what_view) {
     std::mt19937_64 rng(5);
     std::vector<lindex_t> ids;
     for (lindex_t j = 0; j < k.n_in; ++j) {
@@ -89,47 +93,51 @@ void check(const Case& k, const CompressedView<Pattern>& view, const std::string
             if (!fresh) it->second = std::min(it->second, to_global(k.c[e]));
         }
         const ThreadsAtMost allow(5);
-        for (std::size_t threads :
-             {std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(5)}) {
-            ClaimWorkspace<std::int64_t> ws;
-            ws.policy.max_threads = int(threads);
-            ws.policy.min_parallel_work = threads == 1 ? ~std::size_t(0) : 1;
-            for (int rep = 0; rep < 2; ++rep) {  // the second call reuses the workspace
-                SparseVector<std::int64_t> y;
-                claim_min(view, ids, to_global, mv, y, ws);
-                std::map<lindex_t, std::int64_t> got;
-                for (std::size_t q = 0; q < y.nvals(); ++q) {
-                    if (q > 0) {
-                        ASSERT_LT(y.indices()[q - 1], y.indices()[q]) << what;
+        for (const offset_t sort_max : kSortSettings)
+            for (std::size_t threads :
+                 {std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(5)}) {
+                const std::string what = what_view + " sorting up to " + std::to_string(sort_max);
+                ClaimWorkspace<std::int64_t> ws;
+                ws.sort_products_max = sort_max;
+                ws.policy.max_threads = int(threads);
+                ws.policy.min_parallel_work = threads == 1 ? ~std::size_t(0) : 1;
+                for (int rep = 0; rep < 2; ++rep) {  // the second call reuses the workspace
+                    SparseVector<std::int64_t> y;
+                    claim_min(view, ids, to_global, mv, y, ws);
+                    std::map<lindex_t, std::int64_t> got;
+                    for (std::size_t q = 0; q < y.nvals(); ++q) {
+                        if (q > 0) {
+                            ASSERT_LT(y.indices()[q - 1], y.indices()[q]) << what;
+                        }
+                        got[y.indices()[q]] = y.values()[q];
                     }
-                    got[y.indices()[q]] = y.values()[q];
+                    EXPECT_EQ(got, expect) << what << " mask " << masked << " threads " << threads;
                 }
-                EXPECT_EQ(got, expect) << what << " mask " << masked << " threads " << threads;
+                ClaimWorkspace<std::int64_t> wa;
+                wa.policy = ws.policy;
+                wa.sort_products_max = sort_max;
+                SparseVector<std::int64_t> ya;
+                spmspv_claim<any_secondi<std::int64_t>>(view, std::span<const lindex_t>(ids),
+                                                        to_global, mv, ya, wa);
+                ASSERT_EQ(ya.nvals(), expect.size()) << what;
+                for (std::size_t q = 0; q < ya.nvals(); ++q) {
+                    const lindex_t i = ya.indices()[q];
+                    ASSERT_TRUE(expect.count(i)) << what;
+                    const std::int64_t g = ya.values()[q];
+                    ASSERT_EQ((g - 7) % 3, 0) << what;
+                    const lindex_t j = lindex_t((g - 7) / 3);
+                    EXPECT_TRUE(in.count(j) && edges.count({i, j}))
+                        << what << ": output " << i << " names input " << j;
+                }
+                // One workspace serves both semirings: min after any still finds the smallest.
+                SparseVector<std::int64_t> ym;
+                claim_min(view, ids, to_global, mv, ym, wa);
+                std::map<lindex_t, std::int64_t> got_after_any;
+                for (std::size_t q = 0; q < ym.nvals(); ++q) {
+                    got_after_any[ym.indices()[q]] = ym.values()[q];
+                }
+                EXPECT_EQ(got_after_any, expect) << what << ": min after any on one workspace";
             }
-            ClaimWorkspace<std::int64_t> wa;
-            wa.policy = ws.policy;
-            SparseVector<std::int64_t> ya;
-            spmspv_claim<any_secondi<std::int64_t>>(view, std::span<const lindex_t>(ids), to_global,
-                                                    mv, ya, wa);
-            ASSERT_EQ(ya.nvals(), expect.size()) << what;
-            for (std::size_t q = 0; q < ya.nvals(); ++q) {
-                const lindex_t i = ya.indices()[q];
-                ASSERT_TRUE(expect.count(i)) << what;
-                const std::int64_t g = ya.values()[q];
-                ASSERT_EQ((g - 7) % 3, 0) << what;
-                const lindex_t j = lindex_t((g - 7) / 3);
-                EXPECT_TRUE(in.count(j) && edges.count({i, j}))
-                    << what << ": output " << i << " names input " << j;
-            }
-            // One workspace serves both semirings: min after any still finds the smallest.
-            SparseVector<std::int64_t> ym;
-            claim_min(view, ids, to_global, mv, ym, wa);
-            std::map<lindex_t, std::int64_t> got_after_any;
-            for (std::size_t q = 0; q < ym.nvals(); ++q) {
-                got_after_any[ym.indices()[q]] = ym.values()[q];
-            }
-            EXPECT_EQ(got_after_any, expect) << what << ": min after any on one workspace";
-        }
     }
 }
 
@@ -183,23 +191,27 @@ TEST(KernelsClaim, SortedAndBitmapDrainsShareOneWorkspace) {
     // Short columns (sorted), the hub with short ones (through the bitmaps), and so on.
     const std::vector<std::vector<lindex_t>> inputs = {{5}, {0, 5, 9}, {7}, {3, 11}, {0}, {12}};
     const ThreadsAtMost allow(5);
-    for (int threads : {1, 2, 3, 5}) {
-        ClaimWorkspace<std::int64_t> ws;
-        ws.policy.max_threads = threads;
-        ws.policy.min_parallel_work = threads == 1 ? ~std::size_t(0) : 1;
-        for (const auto& ids : inputs) {
-            std::map<lindex_t, std::int64_t> expect;
-            for (std::size_t e = 0; e < k.r.size(); ++e) {
-                if (std::find(ids.begin(), ids.end(), k.c[e]) == ids.end()) continue;
-                auto [it, fresh] = expect.insert({k.r[e], to_global(k.c[e])});
-                if (!fresh) it->second = std::min(it->second, to_global(k.c[e]));
+    // With the sorting of small calls off every call goes through the bitmaps; with the
+    // default the short-column calls are sorted between the hub's.
+    for (const offset_t sort_max : {offset_t(0), kernels::detail::kClaimSortProducts})
+        for (int threads : {1, 2, 3, 5}) {
+            ClaimWorkspace<std::int64_t> ws;
+            ws.sort_products_max = sort_max;
+            ws.policy.max_threads = threads;
+            ws.policy.min_parallel_work = threads == 1 ? ~std::size_t(0) : 1;
+            for (const auto& ids : inputs) {
+                std::map<lindex_t, std::int64_t> expect;
+                for (std::size_t e = 0; e < k.r.size(); ++e) {
+                    if (std::find(ids.begin(), ids.end(), k.c[e]) == ids.end()) continue;
+                    auto [it, fresh] = expect.insert({k.r[e], to_global(k.c[e])});
+                    if (!fresh) it->second = std::min(it->second, to_global(k.c[e]));
+                }
+                SparseVector<std::int64_t> y;
+                claim_min(view, ids, to_global, no_mask(), y, ws);
+                std::map<lindex_t, std::int64_t> got;
+                for (std::size_t q = 0; q < y.nvals(); ++q) got[y.indices()[q]] = y.values()[q];
+                EXPECT_EQ(got, expect) << "threads " << threads << ", sorting up to " << sort_max
+                                       << ", " << ids.size() << " inputs starting at " << ids[0];
             }
-            SparseVector<std::int64_t> y;
-            claim_min(view, ids, to_global, no_mask(), y, ws);
-            std::map<lindex_t, std::int64_t> got;
-            for (std::size_t q = 0; q < y.nvals(); ++q) got[y.indices()[q]] = y.values()[q];
-            EXPECT_EQ(got, expect)
-                << "threads " << threads << ", " << ids.size() << " inputs starting at " << ids[0];
         }
-    }
 }

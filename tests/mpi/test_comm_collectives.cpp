@@ -292,11 +292,12 @@ TEST_P(CommCollectives, ReduceScatterPairsCombinesWithTheMonoid) {
         }
         sc.push_back(int(b.size()));
     }
-    std::map<lindex_t, std::uint64_t> ref_sum;
+    std::map<lindex_t, std::uint64_t> ref_sum, ref_max;
     std::map<lindex_t, MinCount> ref_mc;
     for (int s = 0; s < p_; ++s) {
         for (const lindex_t id : block(s, r_)) {
             ref_sum[id] += value(s, id);
+            ref_max[id] = std::max(ref_max[id], value(s, id));
             const auto m = std::uint32_t(value(s, id) % 1000);
             auto [it, fresh] = ref_mc.try_emplace(id, MinCount{1, m});
             if (!fresh) it->second = MinCount{it->second.count + 1, std::min(it->second.min, m)};
@@ -330,6 +331,62 @@ TEST_P(CommCollectives, ReduceScatterPairsCombinesWithTheMonoid) {
         EXPECT_EQ(out_ids[i], id);
         EXPECT_EQ(out_mc[i].count, m.count);
         EXPECT_EQ(out_mc[i].min, m.min);
+        ++i;
+    }
+    // Values of 4, 12 and 16 bytes (the merge has a path per common size and one for any
+    // other): sums, counts and maxima of the same values.
+    struct Three {
+        std::uint32_t lo, hi, one;
+    };
+    struct Wide {
+        std::uint64_t sum, max;
+    };
+    std::vector<std::uint32_t> v4;
+    std::vector<Three> v12;
+    std::vector<Wide> v16;
+    for (std::size_t k = 0; k < ids.size(); ++k) {
+        v4.push_back(std::uint32_t(vals[k]));
+        v12.push_back(Three{std::uint32_t(vals[k]), std::uint32_t(vals[k] >> 32), 1});
+        v16.push_back(Wide{vals[k], vals[k]});
+    }
+    std::vector<std::uint32_t> out4;
+    comm_->reduce_scatter_pairs(
+        std::span<const lindex_t>(ids), std::span<const std::uint32_t>(v4),
+        std::span<const int>(sc), universe,
+        [](std::uint32_t a, std::uint32_t b) { return std::uint32_t(a + b); }, out_ids, out4,
+        "fold-4");
+    ASSERT_EQ(out4.size(), ref_sum.size());
+    std::vector<Three> out12;
+    std::vector<lindex_t> ids12;
+    comm_->reduce_scatter_pairs(
+        std::span<const lindex_t>(ids), std::span<const Three>(v12), std::span<const int>(sc),
+        universe,
+        [](Three a, Three b) {
+            const std::uint64_t lo = std::uint64_t(a.lo) + b.lo;
+            return Three{std::uint32_t(lo), std::uint32_t(a.hi + b.hi + (lo >> 32)), a.one + b.one};
+        },
+        ids12, out12, "fold-12");
+    ASSERT_EQ(out12.size(), ref_sum.size());
+    std::vector<Wide> out16;
+    std::vector<lindex_t> ids16;
+    comm_->reduce_scatter_pairs(
+        std::span<const lindex_t>(ids), std::span<const Wide>(v16), std::span<const int>(sc),
+        universe,
+        [](Wide a, Wide b) {
+            return Wide{a.sum + b.sum, std::max(a.max, b.max)};
+        },
+        ids16, out16, "fold-16");
+    ASSERT_EQ(out16.size(), ref_sum.size());
+    i = 0;
+    for (const auto& [id, v] : ref_sum) {
+        EXPECT_EQ(out_ids[i], id);
+        EXPECT_EQ(ids12[i], id);
+        EXPECT_EQ(ids16[i], id);
+        EXPECT_EQ(out4[i], std::uint32_t(v));
+        EXPECT_EQ(out12[i].lo | (std::uint64_t(out12[i].hi) << 32), v);
+        EXPECT_EQ(out12[i].one, ref_mc.at(id).count);
+        EXPECT_EQ(out16[i].sum, v);
+        EXPECT_EQ(out16[i].max, ref_max.at(id));
         ++i;
     }
     // An empty value type sends ids only: the result is the union of the ids.

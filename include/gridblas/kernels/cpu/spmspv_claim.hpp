@@ -23,8 +23,8 @@
 /// from the threads' bitmaps, through a summary bit per 64 outputs (or, for a few dozen outputs in
 /// a long block, by sorting the claimed lists). A call of a few thousand products or fewer skips
 /// the bitmaps: its claims become (output, input) keys, one sorted run per input, merged on one
-/// thread. Min results are exact
-/// and deterministic; any results may differ from run to run, as the semiring allows.
+/// thread. Min results are exact and deterministic; any results may differ from run to run, as
+/// the semiring allows.
 
 #include <algorithm>
 #include <atomic>

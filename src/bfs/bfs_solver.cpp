@@ -1,7 +1,8 @@
 // BfsSolver: the level loop of direction-optimising BFS (Beamer, Asanović & Patterson,
 // "Direction-optimizing breadth-first search", SC 2012) over a 2D-distributed matrix, with
-// per-level statistics. Each level is one vxm (level_step.cpp): its push is the top-down
-// step, its rotating pull the bottom-up step.
+// per-level statistics. Each level is one vxm, or for a symmetric matrix on several grid
+// rows the same product as an mxv (level_step.cpp): its push is the top-down step, its
+// rotating pull the bottom-up step.
 
 #include <omp.h>
 
@@ -68,6 +69,8 @@ BfsSolver::Impl::Impl(const DistMatrix<Pattern>& m, const BfsOptions& o)
                                 std::to_string(m.nrows()) + " x " + std::to_string(m.ncols()));
     }
     check_options(o);
+    input_is_rows =
+        !(m.symmetric_pattern() && grid.pr() > 1 && grid.exec_backend() == ExecBackend::cpu);
     visited = DistVector<Pattern>(m.grid(), m.nrows());
     visited.to_format(VectorFormat::bitmap);
     frontier = DistVector<Pattern>(m.grid(), m.nrows());

@@ -8,6 +8,10 @@
 // & Patterson (2017, Algorithm 4): each unvisited vertex reads its in-edges until it meets
 // the frontier (spmv_rotate.hpp). The frontier carries no values: the semiring's product is
 // the frontier vertex's own index, so only its ids are gathered.
+// For a matrix declared symmetric on a grid of several rows the level is the mxv
+//   next⟨¬visited, structural, replace⟩ = A ⊕.⊗ frontier
+// instead: the same product (A = Aᵀ), whose fold runs along the grid row over contiguous
+// column blocks, so that a bottom-up level reads exactly the entries one rank would.
 
 #include <omp.h>
 
@@ -39,11 +43,11 @@ std::uint64_t BfsSolver::Impl::step(bool bottom_up) {
     // parents_from_levels(), so that its bottom-up levels stop at any parent.
     if (opt.parents == ParentMode::min ||
         (opt.parents == ParentMode::after && (!recovers_parents_after() || !bottom_up))) {
-        detail::spmv_dist<min_secondi<gindex_t>>(next, visited, no_accum, frontier, a, d, true, ws,
-                                                 site);
+        detail::spmv_dist<min_secondi<gindex_t>>(next, visited, no_accum, frontier, a, d,
+                                                 input_is_rows, ws, site);
     } else {
-        detail::spmv_dist<any_secondi<gindex_t>>(next, visited, no_accum, frontier, a, d, true, ws,
-                                                 site);
+        detail::spmv_dist<any_secondi<gindex_t>>(next, visited, no_accum, frontier, a, d,
+                                                 input_is_rows, ws, site);
     }
     return ws.last_entries;
 }

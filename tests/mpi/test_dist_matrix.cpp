@@ -320,3 +320,51 @@ TEST(DistMatrix, RelabelledKeepsCallerIds) {
             InvalidValue);
     }
 }
+
+TEST(DistMatrix, SymmetricPatternDeclaredAndChecked) {
+    std::mt19937_64 rng(5);
+    std::uniform_int_distribution<gindex_t> pick(0, 29);
+    for (auto& grid : all_grids()) {
+        const int p = grid->size();
+        // Random pairs, each given with its mirror by some rank (the mirror by another one).
+        std::vector<gindex_t> r, c;
+        for (int k = 0; k < 60; ++k) {
+            const gindex_t u = pick(rng), v = pick(rng);
+            if (k % p == grid->rank()) r.push_back(u), c.push_back(v);
+            if ((k + 1) % p == grid->rank()) r.push_back(v), c.push_back(u);
+        }
+        BuildOptions sym{DuplicatePolicy::combine, LocalFormat::dcsc};
+        sym.symmetric = true;
+        const auto a = DistMatrix<Pattern>::from_tuples(grid, 30, 30, r, c,
+                                                        ValueArray<Pattern>(r.size()), sym);
+        EXPECT_TRUE(a.symmetric_pattern());
+        EXPECT_TRUE(a.transpose().symmetric_pattern());
+        BuildOptions plain{DuplicatePolicy::combine, LocalFormat::dcsc};
+        EXPECT_FALSE(DistMatrix<Pattern>::from_tuples(grid, 30, 30, r, c,
+                                                      ValueArray<Pattern>(r.size()), plain)
+                         .symmetric_pattern());
+        // One entry without its mirror, held by the last rank only: every rank throws.
+        std::vector<gindex_t> r1 = r, c1 = c;
+        if (grid->rank() == p - 1) r1.push_back(3), c1.push_back(17);
+        if (grid->rank() == 0) r1.push_back(17), c1.push_back(3);
+        if (grid->rank() == 0) r1.push_back(0), c1.push_back(29);  // (29, 0) given by nobody
+        EXPECT_THROW(DistMatrix<Pattern>::from_tuples(grid, 30, 30, r1, c1,
+                                                      ValueArray<Pattern>(r1.size()), sym),
+                     InvalidValue);
+        EXPECT_THROW(DistMatrix<Pattern>::from_tuples(grid, 30, 31, r, c,
+                                                      ValueArray<Pattern>(r.size()), sym),
+                     InvalidValue);
+        // The graph builders declare what they symmetrise, relabelled or not.
+        GraphOptions g;
+        EXPECT_TRUE(graph_from_edges(grid, 30, r, c, g).symmetric_pattern());
+        g.relabel = true;
+        EXPECT_TRUE(graph_from_edges(grid, 30, r, c, g).symmetric_pattern());
+        g.symmetrize = false;
+        EXPECT_FALSE(graph_from_edges(grid, 30, r, c, g).symmetric_pattern());
+        // Replacing the blocks forgets the declaration.
+        auto b = a;
+        std::vector<offset_t> ptr(std::size_t(b.row_dist().block_rows()) + 1, 0);
+        b.assemble_rows(std::move(ptr), {}, ValueArray<Pattern>(0));
+        EXPECT_FALSE(b.symmetric_pattern());
+    }
+}

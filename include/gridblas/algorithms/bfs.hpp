@@ -14,6 +14,12 @@
 ///    to the next rank of the grid column. In-edges come from the column-compressed copy of
 ///    each block that DistMatrix keeps, so directed graphs are handled correctly in both
 ///    directions.
+///  - A matrix declared symmetric (DistMatrix::symmetric_pattern()) on a grid of several rows
+///    and the CPU backend runs each level as the same product written as an mxv,
+///    next = A ⊕.⊗ frontier: the frontier is then gathered along the grid column and the
+///    pieces rotate along the grid row, over contiguous column blocks, so that a bottom-up
+///    level reads exactly the entries one rank reads (the vxm's strided row blocks read
+///    more on grids of several rows and columns).
 ///  - Direction optimisation: go bottom-up when the frontier's out-edges exceed the
 ///    unexplored edges / alpha, back top-down when the frontier falls below n / beta and
 ///    shrinks (one allreduce of three scalars per level).
@@ -21,8 +27,9 @@
 ///    on every grid and backend), `any` (first found, faster bottom-up), `after` (top-down
 ///    levels take `min` parents; bottom-up levels record levels only, stopping at any
 ///    parent, and their vertices' parents are recovered from levels afterwards, as Fu et al.
-///    2014; the parents are those of `min`. On a grid of one row, one rank included, no
-///    parent is sent during a `min` search, so `after` runs as `min` there).
+///    2014; the parents are those of `min`. On a grid of one row, one rank included (for
+///    a symmetric matrix also one column), no parent is sent during a `min` search, so
+///    `after` runs as `min` there).
 ///  - On a grid whose exec_backend() is cuda (set before the solver is built) each rank's
 ///    local work runs on its GPU: top-down levels through vxm's device path, bottom-up
 ///    sub-steps through a device scan of the piece's in-edges; the exchanges stay on the

@@ -38,9 +38,24 @@ struct BuildOptions {
     /// back in the caller's ids; vxm/mxv refuse a relabelled matrix (NotSupported).
     bool relabel = false;
     std::uint64_t relabel_seed = 1;
+    /// The entries form a symmetric pattern: (j, i) is an entry wherever (i, j) is (an
+    /// undirected graph; the graph builders set it when they symmetrise). Square matrices
+    /// only. The build checks it: every rank sums a hash of each of its entries (i, j) and
+    /// of its transpose (j, i), two independent 64-bit hashes each, and a pattern whose
+    /// sums differ throws InvalidValue on every rank (one pass over the entries and one
+    /// allreduce; a non-symmetric pattern passes only if both 64-bit sums collide).
+    /// Operations may then read the matrix in either orientation (symmetric_pattern()).
+    bool symmetric = false;
 };
 
 namespace detail {
+/// A 64-bit mixer (the finaliser of splitmix64), for fingerprints.
+inline std::uint64_t mix64(std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
 /// One tuple in flight to its owner, in the owner's local numbering.
 template <class T>
 struct RoutedTuple {
@@ -94,6 +109,12 @@ public:
         return relabel_ ? relabel_->forward(external) : external;
     }
 
+    /// Whether the build declared the pattern symmetric (BuildOptions::symmetric, checked
+    /// there): the matrix equals its transpose in pattern, so an operation may read it in
+    /// either orientation. False means "not declared", not "not symmetric".
+    /// assemble_rows() clears it.
+    bool symmetric_pattern() const { return symmetric_; }
+
     /// This rank's block compressed by local row (outer = row) / by local column.
     const CompressedBlock<T>& by_row() const { return by_row_; }
     /// When the block equals its transpose (in practice a symmetric matrix on one rank: the
@@ -142,6 +163,7 @@ public:
         ValueArray<T> v;
         local_tuples(r, c, v);
         BuildOptions o{DuplicatePolicy::reject, local_format()};
+        o.symmetric = symmetric_;
         if (relabel_) {
             o.relabel = true;
             o.relabel_seed = relabel_->seed();
@@ -209,6 +231,10 @@ public:
             }
             m.relabel_ = std::make_shared<const VertexRelabel>(nrows, opts.relabel_seed);
         }
+        if (opts.symmetric && nrows != ncols) {
+            throw InvalidValue("DistMatrix: BuildOptions::symmetric needs a square matrix, not " +
+                               std::to_string(nrows) + " x " + std::to_string(ncols));
+        }
         // Empty blocks in the requested format (local_format() reports it).
         m.by_row_ = CompressedBlock<T>::from_outer_arrays(
             opts.format, m.rows_.block_rows(), m.cols_.block_cols(),
@@ -236,6 +262,7 @@ public:
         by_col_ = CompressedBlock<T>();
         by_col_ready_ = false;
         col_is_row_ = false;
+        symmetric_ = false;
     }
 
     /// Same, from the block's rows as a CSR (block_rows() x block_cols(); consumed).
@@ -255,6 +282,11 @@ private:
     mutable CompressedBlock<T> by_col_;
     mutable bool by_col_ready_ = true;  // false: by_col_ is due from by_row_
     mutable bool col_is_row_ = false;   // by_col() is by_row_ (the block is symmetric)
+    bool symmetric_ = false;            // the whole matrix is (BuildOptions::symmetric)
+
+    // Throws InvalidValue on every rank unless the entries' fingerprint equals their
+    // transposes' (see BuildOptions::symmetric). Collective.
+    void check_symmetric() const;
 
     // Makes by_col(): by_row_ itself when the block is symmetric (tested in place, so a
     // symmetric block never holds a transposed copy, not even for a moment), else the
@@ -379,6 +411,40 @@ void DistMatrix<T>::assemble(LocalTuples&& acc, const BuildOptions& opts, Combin
         derive_by_col();
     });
     detail::release_free_heap();
+    if (opts.symmetric) check_symmetric();
+    symmetric_ = opts.symmetric;
+}
+
+template <class T>
+void DistMatrix<T>::check_symmetric() const {
+    // Sums over the entries of h(i, j) and of h(j, i), for two hashes h: equal for a
+    // symmetric pattern (the same set of pairs), different otherwise but by a collision.
+    // Internal ids: a relabelling maps rows and columns alike.
+    std::uint64_t sums[4] = {0, 0, 0, 0};
+    const int bi = grid_->my_row();
+    const int bj = grid_->my_col();
+    const auto h1 = [](std::uint64_t a, std::uint64_t b) {
+        return detail::mix64(a * 0x9e3779b97f4a7c15ULL + detail::mix64(b));
+    };
+    const auto h2 = [](std::uint64_t a, std::uint64_t b) {
+        return detail::mix64((a ^ 0xd1b54a32d192ed03ULL) +
+                             detail::mix64(b) * 0xff51afd7ed558ccdULL);
+    };
+    by_row_.for_each([&](lindex_t r, lindex_t c, const auto&) {
+        const auto gr = std::uint64_t(rows_.global_row(bi, r));
+        const auto gc = std::uint64_t(cols_.global_col(bj, c));
+        sums[0] += h1(gr, gc);
+        sums[1] += h1(gc, gr);
+        sums[2] += h2(gr, gc);
+        sums[3] += h2(gc, gr);
+    });
+    grid_->world().allreduce(std::span<std::uint64_t>(sums, 4), comm::ReduceOp::sum,
+                             "symmetric-check");
+    if (sums[0] != sums[1] || sums[2] != sums[3]) {
+        throw InvalidValue(
+            "DistMatrix: BuildOptions::symmetric is set but the entries are not symmetric "
+            "(some entry (i, j) has no entry (j, i))");
+    }
 }
 
 template <class T>

@@ -20,7 +20,9 @@ namespace gridblas {
 
 /// Preparation of an edge set into a graph matrix.
 struct GraphOptions {
-    bool symmetrize = true;       ///< add v -> u for every u -> v (undirected graph)
+    /// Add v -> u for every u -> v (an undirected graph); the matrix is then declared
+    /// symmetric (BuildOptions::symmetric).
+    bool symmetrize = true;
     bool drop_self_loops = true;  ///< remove u -> u
     LocalFormat format = LocalFormat::dcsc;
     bool relabel = false;  ///< store under a random vertex relabelling (BuildOptions)
@@ -28,6 +30,7 @@ struct GraphOptions {
     /// The BuildOptions these options imply (duplicates are always combined).
     BuildOptions build() const {
         BuildOptions b{DuplicatePolicy::combine, format};
+        b.symmetric = symmetrize;
         b.relabel = relabel;
         b.relabel_seed = relabel_seed;
         return b;

@@ -38,6 +38,9 @@ struct RotationBuffers {
     std::vector<Y> home_vals;
     std::vector<lindex_t> in_ids;
     std::vector<Y> in_vals;
+    // Its variant for contiguous input blocks: this rank's finds, per owner of the piece.
+    std::vector<std::vector<lindex_t>> give_ids;
+    std::vector<std::vector<Y>> give_vals;
 };
 }  // namespace detail
 

@@ -198,6 +198,24 @@ inline lindex_t ascending_chunk(lindex_t nb, int q, lindex_t requested) {
     return lindex_t(std::min<std::uint64_t>(per, std::uint64_t(~lindex_t(0)) / 64 * 64));
 }
 
+/// The chunks of the ascending schedules: m per piece of `nb` outputs (ascending_chunk()),
+/// m·q in all, piece-major: chunk i is part i % m of fold rank i / m's piece.
+struct AscendingChunks {
+    lindex_t nb = 0;
+    lindex_t chunk = 0;  ///< outputs per chunk (the last of a piece may be shorter)
+    int m = 1;
+    int total = 1;
+    AscendingChunks(lindex_t nb_, int q, lindex_t requested)
+        : nb(nb_), chunk(ascending_chunk(nb_, q, requested)) {
+        m = nb == 0 ? 1 : int((std::uint64_t(nb) + chunk - 1) / chunk);
+        total = m * q;
+    }
+    /// Where chunk i starts in its piece, and its length.
+    lindex_t at(int i) const { return lindex_t(i % m) * chunk; }
+    lindex_t len(int i) const { return std::min(chunk, nb - at(i)); }
+    std::size_t words(int i) const { return bitmap_words(len(i)); }  ///< of its done bits
+};
+
 /// The ascending schedules start every chunk at rank 0 of the fold, so it first takes each
 /// owner's done bits (the mask) into rb.seeds, piece after piece. Collective over `fold`.
 template <class Y>
@@ -242,11 +260,7 @@ std::uint64_t ascending_pull(const SpmvLayout<T>& L, const kernels::CompressedVi
     const int q = fold.size();
     const int me = fold.rank();
     const comm::WireFormat wire = fold.options().wire;
-    const lindex_t chunk = ascending_chunk(nb, q, ws.ascending_chunk_outputs);
-    const int m = nb == 0 ? 1 : int((std::uint64_t(nb) + chunk - 1) / chunk);
-    const int total = m * q;
-    const auto chunk_len = [&](int i) { return std::min(chunk, nb - lindex_t(i % m) * chunk); };
-    const auto chunk_words = [&](int i) { return bitmap_words(chunk_len(i)); };
+    const AscendingChunks ch(nb, q, ws.ascending_chunk_outputs);
 
     gather_seeds(rb, fold, piece_words, name);
 
@@ -255,7 +269,7 @@ std::uint64_t ascending_pull(const SpmvLayout<T>& L, const kernels::CompressedVi
     rb.home_vals.clear();
     const auto take_home = [&](int i, const std::vector<lindex_t>& ids,
                                const std::vector<Y>& vals) {
-        const lindex_t at = lindex_t(i % m) * chunk;
+        const lindex_t at = ch.at(i);
         const std::size_t had = rb.home_ids.size();
         rb.home_ids.resize(had + ids.size());
         rb.home_vals.resize(had + ids.size());
@@ -263,23 +277,23 @@ std::uint64_t ascending_pull(const SpmvLayout<T>& L, const kernels::CompressedVi
         std::copy(vals.begin(), vals.end(), rb.home_vals.begin() + std::ptrdiff_t(had));
     };
     std::uint64_t entries = 0;
-    for (int s = 0; s < total + q - 1; ++s) {
+    for (int s = 0; s < ch.total + q - 1; ++s) {
         const int i = s - me;  // the chunk this rank scans in step s, if any
-        const bool scans = i >= 0 && i < total;
-        const int owner = scans ? i / m : -1;
+        const bool scans = i >= 0 && i < ch.total;
+        const int owner = scans ? i / ch.m : -1;
         if (scans) {
-            const lindex_t at = lindex_t(i % m) * chunk;
+            const lindex_t at = ch.at(i);
             if (me == 0) {
-                if (chunk_words(i) != 0) {
+                if (ch.words(i) != 0) {
                     std::memcpy(rb.done.data(),
                                 rb.seeds.data() + std::size_t(owner) * piece_words + at / 64,
-                                chunk_words(i) * sizeof(std::uint64_t));
+                                ch.words(i) * sizeof(std::uint64_t));
                 }
                 rb.ids.clear();
                 rb.vals.clear();
             }
             entries +=
-                rotate_step_cpu<S>(L, view, ws, lindex_t(gindex_t(owner) * nb) + at, chunk_len(i));
+                rotate_step_cpu<S>(L, view, ws, lindex_t(gindex_t(owner) * nb) + at, ch.len(i));
         }
         // The last rank's chunk goes home (without its done bits) ...
         if (me + 1 == q && scans) {
@@ -292,25 +306,25 @@ std::uint64_t ascending_pull(const SpmvLayout<T>& L, const kernels::CompressedVi
             }
         }
         const int back = s - (q - 1);  // the chunk the last rank finished in step s
-        if (me + 1 < q && back >= 0 && back < total && back / m == me) {
+        if (me + 1 < q && back >= 0 && back < ch.total && back / ch.m == me) {
             fold.sendrecv_compressed({}, 0, MPI_PROC_NULL, rb.recv, q - 1, name);
-            decode_piece<S>(rb, chunk_len(back), 0, wire, rb.in_ids, rb.in_vals);
+            decode_piece<S>(rb, ch.len(back), 0, wire, rb.in_ids, rb.in_vals);
             take_home(back, rb.in_ids, rb.in_vals);
         }
         // ... the others' up the fold, to the rank that scans it in the next step.
         const int to = scans && me + 1 < q ? me + 1 : MPI_PROC_NULL;
         const int next = s + 1 - me;
-        const int from = me > 0 && next >= 0 && next < total ? me - 1 : MPI_PROC_NULL;
+        const int from = me > 0 && next >= 0 && next < ch.total ? me - 1 : MPI_PROC_NULL;
         if (to == MPI_PROC_NULL && from == MPI_PROC_NULL) continue;
         std::size_t raw = 0;
         rb.send.clear();
         if (to != MPI_PROC_NULL) {
-            encode_piece<S>(rb, chunk_words(i), wire);
-            raw = chunk_words(i) * sizeof(std::uint64_t) +
+            encode_piece<S>(rb, ch.words(i), wire);
+            raw = ch.words(i) * sizeof(std::uint64_t) +
                   rb.ids.size() * (sizeof(lindex_t) + sizeof(Y));
         }
         fold.sendrecv_compressed(rb.send, raw, to, rb.recv, from, name);
-        if (from != MPI_PROC_NULL) decode_piece<S>(rb, chunk_len(next), chunk_words(next), wire);
+        if (from != MPI_PROC_NULL) decode_piece<S>(rb, ch.len(next), ch.words(next), wire);
     }
     std::swap(rb.ids, rb.home_ids);
     std::swap(rb.vals, rb.home_vals);
@@ -336,11 +350,7 @@ std::uint64_t ascending_pull_contiguous(const SpmvLayout<T>& L,
     const int q = fold.size();
     const int me = fold.rank();
     const comm::WireFormat wire = fold.options().wire;
-    const lindex_t chunk = ascending_chunk(nb, q, ws.ascending_chunk_outputs);
-    const int m = nb == 0 ? 1 : int((std::uint64_t(nb) + chunk - 1) / chunk);
-    const int total = m * q;
-    const auto chunk_len = [&](int i) { return std::min(chunk, nb - lindex_t(i % m) * chunk); };
-    const auto chunk_words = [&](int i) { return bitmap_words(chunk_len(i)); };
+    const AscendingChunks ch(nb, q, ws.ascending_chunk_outputs);
     gather_seeds(rb, fold, piece_words, name);
 
     // This rank's finds in each owner's piece, in ascending output order.
@@ -351,21 +361,21 @@ std::uint64_t ascending_pull_contiguous(const SpmvLayout<T>& L,
         rb.give_vals[std::size_t(o)].clear();
     }
     std::uint64_t entries = 0;
-    for (int s = 0; s < total + q - 1; ++s) {
+    for (int s = 0; s < ch.total + q - 1; ++s) {
         const int i = s - me;  // the chunk this rank scans in step s, if any
-        const bool scans = i >= 0 && i < total;
+        const bool scans = i >= 0 && i < ch.total;
         if (scans) {
-            const int owner = i / m;
-            const lindex_t at = lindex_t(i % m) * chunk;
-            if (me == 0 && chunk_words(i) != 0) {
+            const int owner = i / ch.m;
+            const lindex_t at = ch.at(i);
+            if (me == 0 && ch.words(i) != 0) {
                 std::memcpy(rb.done.data(),
                             rb.seeds.data() + std::size_t(owner) * piece_words + at / 64,
-                            chunk_words(i) * sizeof(std::uint64_t));
+                            ch.words(i) * sizeof(std::uint64_t));
             }
             rb.ids.clear();
             rb.vals.clear();
             entries +=
-                rotate_step_cpu<S>(L, view, ws, lindex_t(gindex_t(owner) * nb) + at, chunk_len(i));
+                rotate_step_cpu<S>(L, view, ws, lindex_t(gindex_t(owner) * nb) + at, ch.len(i));
             auto& gi = rb.give_ids[std::size_t(owner)];
             auto& gv = rb.give_vals[std::size_t(owner)];
             for (std::size_t k = 0; k < rb.ids.size(); ++k) {
@@ -378,17 +388,17 @@ std::uint64_t ascending_pull_contiguous(const SpmvLayout<T>& L,
         // The chunk's done bits go up the fold, to the rank that scans it in the next step.
         const int to = scans && me + 1 < q ? me + 1 : MPI_PROC_NULL;
         const int next = s + 1 - me;
-        const int from = me > 0 && next >= 0 && next < total ? me - 1 : MPI_PROC_NULL;
+        const int from = me > 0 && next >= 0 && next < ch.total ? me - 1 : MPI_PROC_NULL;
         if (to == MPI_PROC_NULL && from == MPI_PROC_NULL) continue;
         rb.send.clear();
         if (to != MPI_PROC_NULL) {
-            const std::size_t bytes = chunk_words(i) * sizeof(std::uint64_t);
+            const std::size_t bytes = ch.words(i) * sizeof(std::uint64_t);
             rb.send.resize(bytes);
             if (bytes != 0) std::memcpy(rb.send.data(), rb.done.data(), bytes);
         }
         fold.sendrecv_compressed(rb.send, rb.send.size(), to, rb.recv, from, name);
         if (from != MPI_PROC_NULL) {
-            const std::size_t bytes = chunk_words(next) * sizeof(std::uint64_t);
+            const std::size_t bytes = ch.words(next) * sizeof(std::uint64_t);
             if (rb.recv.size() != bytes) {
                 throw CommError("rotating pull: rank " + std::to_string(from) + " handed on " +
                                 std::to_string(rb.recv.size()) + " bytes of done bits for a " +

@@ -420,7 +420,6 @@ void DistMatrix<T>::check_symmetric() const {
     // Sums over the entries of h(i, j) and of h(j, i), for two hashes h: equal for a
     // symmetric pattern (the same set of pairs), different otherwise but by a collision.
     // Internal ids: a relabelling maps rows and columns alike.
-    std::uint64_t sums[4] = {0, 0, 0, 0};
     const int bi = grid_->my_row();
     const int bj = grid_->my_col();
     const auto h1 = [](std::uint64_t a, std::uint64_t b) {
@@ -430,14 +429,25 @@ void DistMatrix<T>::check_symmetric() const {
         return detail::mix64((a ^ 0xd1b54a32d192ed03ULL) +
                              detail::mix64(b) * 0xff51afd7ed558ccdULL);
     };
-    by_row_.for_each([&](lindex_t r, lindex_t c, const auto&) {
-        const auto gr = std::uint64_t(rows_.global_row(bi, r));
-        const auto gc = std::uint64_t(cols_.global_col(bj, c));
-        sums[0] += h1(gr, gc);
-        sums[1] += h1(gc, gr);
-        sums[2] += h2(gr, gc);
-        sums[3] += h2(gc, gr);
-    });
+    // The stored rows whatever the format, split over the threads.
+    const bool dcsc = by_row_.format() == LocalFormat::dcsc;
+    const std::size_t rows = dcsc ? by_row_.dcsc().jc().size() : by_row_.csr().nrows();
+    const offset_t* ptr = dcsc ? by_row_.dcsc().cp().data() : by_row_.csr().rowptr().data();
+    const lindex_t* ids = dcsc ? by_row_.dcsc().jc().data() : nullptr;
+    const lindex_t* inner = dcsc ? by_row_.dcsc().ir().data() : by_row_.csr().colind().data();
+    std::uint64_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+#pragma omp parallel for schedule(static) reduction(+ : s0, s1, s2, s3) if (rows > 65536)
+    for (std::size_t k = 0; k < rows; ++k) {
+        const auto gr = std::uint64_t(rows_.global_row(bi, ids ? ids[k] : lindex_t(k)));
+        for (offset_t p = ptr[k]; p < ptr[k + 1]; ++p) {
+            const auto gc = std::uint64_t(cols_.global_col(bj, inner[p]));
+            s0 += h1(gr, gc);
+            s1 += h1(gc, gr);
+            s2 += h2(gr, gc);
+            s3 += h2(gc, gr);
+        }
+    }
+    std::uint64_t sums[4] = {s0, s1, s2, s3};
     grid_->world().allreduce(std::span<std::uint64_t>(sums, 4), comm::ReduceOp::sum,
                              "symmetric-check");
     if (sums[0] != sums[1] || sums[2] != sums[3]) {

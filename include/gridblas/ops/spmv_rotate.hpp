@@ -214,7 +214,37 @@ struct AscendingChunks {
     lindex_t at(int i) const { return lindex_t(i % m) * chunk; }
     lindex_t len(int i) const { return std::min(chunk, nb - at(i)); }
     std::size_t words(int i) const { return bitmap_words(len(i)); }  ///< of its done bits
+
+    /// Rank `me`'s part in step s on a fold of q ranks: chunk i = s - me, which it scans
+    /// when `scans` and hands on to `to`; chunk `next`, which it receives for step s + 1
+    /// from `from` (MPI_PROC_NULL: none).
+    struct Step {
+        int i = 0;
+        bool scans = false;
+        int to = MPI_PROC_NULL;
+        int next = 0;
+        int from = MPI_PROC_NULL;
+    };
+    Step step(int s, int me, int q) const {
+        Step st;
+        st.i = s - me;
+        st.scans = st.i >= 0 && st.i < total;
+        st.to = st.scans && me + 1 < q ? me + 1 : MPI_PROC_NULL;
+        st.next = s + 1 - me;
+        st.from = me > 0 && st.next >= 0 && st.next < total ? me - 1 : MPI_PROC_NULL;
+        return st;
+    }
 };
+
+/// Rank 0 of an ascending schedule starts chunk i: rb.done takes its owner's done bits from
+/// rb.seeds (gather_seeds()).
+template <class Y>
+void seed_chunk(RotationBuffers<Y>& rb, const AscendingChunks& ch, int i, std::size_t piece_words) {
+    if (ch.words(i) == 0) return;
+    std::memcpy(rb.done.data(),
+                rb.seeds.data() + std::size_t(i / ch.m) * piece_words + ch.at(i) / 64,
+                ch.words(i) * sizeof(std::uint64_t));
+}
 
 /// The ascending schedules start every chunk at rank 0 of the fold, so it first takes each
 /// owner's done bits (the mask) into rb.seeds, piece after piece. Collective over `fold`.
@@ -278,22 +308,18 @@ std::uint64_t ascending_pull(const SpmvLayout<T>& L, const kernels::CompressedVi
     };
     std::uint64_t entries = 0;
     for (int s = 0; s < ch.total + q - 1; ++s) {
-        const int i = s - me;  // the chunk this rank scans in step s, if any
-        const bool scans = i >= 0 && i < ch.total;
+        const AscendingChunks::Step st = ch.step(s, me, q);
+        const int i = st.i;
+        const bool scans = st.scans;
         const int owner = scans ? i / ch.m : -1;
         if (scans) {
-            const lindex_t at = ch.at(i);
             if (me == 0) {
-                if (ch.words(i) != 0) {
-                    std::memcpy(rb.done.data(),
-                                rb.seeds.data() + std::size_t(owner) * piece_words + at / 64,
-                                ch.words(i) * sizeof(std::uint64_t));
-                }
+                seed_chunk(rb, ch, i, piece_words);
                 rb.ids.clear();
                 rb.vals.clear();
             }
-            entries +=
-                rotate_step_cpu<S>(L, view, ws, lindex_t(gindex_t(owner) * nb) + at, ch.len(i));
+            entries += rotate_step_cpu<S>(L, view, ws, lindex_t(gindex_t(owner) * nb) + ch.at(i),
+                                          ch.len(i));
         }
         // The last rank's chunk goes home (without its done bits) ...
         if (me + 1 == q && scans) {
@@ -312,9 +338,9 @@ std::uint64_t ascending_pull(const SpmvLayout<T>& L, const kernels::CompressedVi
             take_home(back, rb.in_ids, rb.in_vals);
         }
         // ... the others' up the fold, to the rank that scans it in the next step.
-        const int to = scans && me + 1 < q ? me + 1 : MPI_PROC_NULL;
-        const int next = s + 1 - me;
-        const int from = me > 0 && next >= 0 && next < ch.total ? me - 1 : MPI_PROC_NULL;
+        const int to = st.to;
+        const int next = st.next;
+        const int from = st.from;
         if (to == MPI_PROC_NULL && from == MPI_PROC_NULL) continue;
         std::size_t raw = 0;
         rb.send.clear();
@@ -362,16 +388,12 @@ std::uint64_t ascending_pull_contiguous(const SpmvLayout<T>& L,
     }
     std::uint64_t entries = 0;
     for (int s = 0; s < ch.total + q - 1; ++s) {
-        const int i = s - me;  // the chunk this rank scans in step s, if any
-        const bool scans = i >= 0 && i < ch.total;
-        if (scans) {
+        const AscendingChunks::Step st = ch.step(s, me, q);
+        const int i = st.i;
+        if (st.scans) {
             const int owner = i / ch.m;
             const lindex_t at = ch.at(i);
-            if (me == 0 && ch.words(i) != 0) {
-                std::memcpy(rb.done.data(),
-                            rb.seeds.data() + std::size_t(owner) * piece_words + at / 64,
-                            ch.words(i) * sizeof(std::uint64_t));
-            }
+            if (me == 0) seed_chunk(rb, ch, i, piece_words);
             rb.ids.clear();
             rb.vals.clear();
             entries +=
@@ -386,9 +408,9 @@ std::uint64_t ascending_pull_contiguous(const SpmvLayout<T>& L,
             gv.insert(gv.end(), rb.vals.begin(), rb.vals.end());
         }
         // The chunk's done bits go up the fold, to the rank that scans it in the next step.
-        const int to = scans && me + 1 < q ? me + 1 : MPI_PROC_NULL;
-        const int next = s + 1 - me;
-        const int from = me > 0 && next >= 0 && next < ch.total ? me - 1 : MPI_PROC_NULL;
+        const int to = st.to;
+        const int next = st.next;
+        const int from = st.from;
         if (to == MPI_PROC_NULL && from == MPI_PROC_NULL) continue;
         rb.send.clear();
         if (to != MPI_PROC_NULL) {

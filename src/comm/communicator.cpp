@@ -200,7 +200,9 @@ void Communicator::alltoallv_front(const void* send, std::size_t elems,
 void Communicator::sendrecv_compressed(std::span<const char> send, std::size_t raw_bytes, int dest,
                                        std::vector<char>& recv, int source, const char* site) {
     sendrecv_front(send.data(), send.size(), raw_bytes, dest, source, site);
-    recv.assign(scratch_.begin(), scratch_.end());
+    // The message changes hands instead of being copied: scratch_ keeps the caller's old
+    // buffer, which the next receive overwrites.
+    recv.swap(scratch_);
 }
 
 void Communicator::sendrecv_front(const void* send, std::size_t bytes, std::size_t raw, int dest,

@@ -98,6 +98,80 @@ TEST(BitmapOps, CollectCandidatesListsMarkedOutputsInOrderAndClearsThem) {
     }
 }
 
+TEST(BitmapOps, AppendFinalCandidatesMarksThemDoneAndAppendsShifted) {
+    std::mt19937_64 rng(9);
+    const lindex_t len = 700;  // not a multiple of 64
+    const lindex_t first = 5000;
+    std::vector<std::uint64_t> has(bitmap_words(len), 0), done(bitmap_words(len), 0);
+    std::vector<gindex_t> best(len, -1);
+    // Lists already holding an earlier chunk's finds keep them in front.
+    std::vector<lindex_t> ids{1, 2};
+    std::vector<gindex_t> vals{10, 20};
+    std::vector<lindex_t> want_ids = ids;
+    std::vector<gindex_t> want_vals = vals;
+    std::vector<std::uint64_t> want_done(done.size(), 0);
+    for (lindex_t v = 0; v < len; ++v) {
+        const bool was_done = rng() % 4 == 0;
+        if (was_done) {
+            done[v >> 6] |= std::uint64_t(1) << (v & 63);
+            want_done[v >> 6] |= std::uint64_t(1) << (v & 63);
+        } else if (rng() % 3 == 0) {
+            has[v >> 6] |= std::uint64_t(1) << (v & 63);
+            want_done[v >> 6] |= std::uint64_t(1) << (v & 63);
+            best[v] = gindex_t(rng() % 100000);
+            want_ids.push_back(first + v);
+            want_vals.push_back(best[v]);
+        }
+    }
+    append_final_candidates(has.data(), best.data(), len, done.data(), first, ids, vals);
+    EXPECT_EQ(ids, want_ids);
+    EXPECT_EQ(vals, want_vals);
+    EXPECT_EQ(done, want_done);
+    EXPECT_TRUE(std::all_of(has.begin(), has.end(), [](std::uint64_t w) { return w == 0; }));
+}
+
+TEST(BitmapOps, MergeOfDisjointCandidateListsKeepsOrderAndFlagsOverlap) {
+    std::mt19937_64 rng(3);
+    for (int trial = 0; trial < 20; ++trial) {
+        // Each output goes to one list or the other (or neither), values follow it.
+        std::vector<lindex_t> a, b, want;
+        std::vector<gindex_t> av, bv, want_v;
+        for (lindex_t v = 0; v < 500; ++v) {
+            const auto r = rng() % 5;
+            if (r == 0 || (trial == 0 && r < 4)) {
+                a.push_back(v);
+                av.push_back(gindex_t(v) * 3);
+            } else if (r == 1 && trial != 1) {
+                b.push_back(v);
+                bv.push_back(gindex_t(v) * 3);
+            } else {
+                continue;
+            }
+            want.push_back(v);
+            want_v.push_back(gindex_t(v) * 3);
+        }
+        std::vector<lindex_t> out{7};  // overwritten
+        std::vector<gindex_t> out_v{7};
+        EXPECT_TRUE(merge_disjoint_candidates(a, av, b, bv, out, out_v));
+        EXPECT_EQ(out, want);
+        EXPECT_EQ(out_v, want_v);
+        EXPECT_TRUE(merge_disjoint_candidates(b, bv, a, av, out, out_v));  // either order
+        EXPECT_EQ(out, want);
+        EXPECT_EQ(out_v, want_v);
+    }
+    const std::vector<gindex_t> v3{1, 2, 3};
+    const std::vector<gindex_t> v2{1, 2};
+    std::vector<lindex_t> out;
+    std::vector<gindex_t> out_v;
+    // An output on both lists, a list out of order, a repeat inside one list's tail.
+    EXPECT_FALSE(merge_disjoint_candidates(std::vector<lindex_t>{1, 4, 9}, v3,
+                                           std::vector<lindex_t>{2, 4}, v2, out, out_v));
+    EXPECT_FALSE(merge_disjoint_candidates(std::vector<lindex_t>{5, 3, 9}, v3,
+                                           std::vector<lindex_t>{1, 2}, v2, out, out_v));
+    EXPECT_FALSE(merge_disjoint_candidates(std::vector<lindex_t>{1, 8, 8}, v3,
+                                           std::vector<lindex_t>{2, 4}, v2, out, out_v));
+}
+
 /// pull_piece with the positional semirings against a plain scan: output v of the piece
 /// gets the smallest (min) or some (any) global index of a present input among its entries,
 /// combined with an earlier candidate; done outputs are untouched.

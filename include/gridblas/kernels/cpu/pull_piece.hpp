@@ -196,4 +196,67 @@ void collect_candidates(std::uint64_t* has, const Y* best, lindex_t length,
     });
 }
 
+/// Appends the candidates of a piece to a list and marks them done: for each output v marked
+/// in `has[0 .. bitmap_words(length))`, in ascending order, ids gets `first + v` and vals
+/// best[v]; `done` takes the marks and `has` is cleared. (The contiguous ascending schedule
+/// of the rotating pull, whose finds are final: one pass over the piece's words.)
+template <class Y>
+void append_final_candidates(std::uint64_t* has, const Y* best, lindex_t length,
+                             std::uint64_t* done, lindex_t first, std::vector<lindex_t>& ids,
+                             std::vector<Y>& vals) {
+    const std::size_t words = bitmap_words(length);
+    for (std::size_t w = 0; w < words; ++w) {
+        std::uint64_t b = has[w];
+        if (!b) continue;
+        has[w] = 0;
+        done[w] |= b;
+        while (b) {
+            const lindex_t v = lindex_t(w * 64 + std::size_t(std::countr_zero(b)));
+            b &= b - 1;
+            ids.push_back(first + v);
+            vals.push_back(best[v]);
+        }
+    }
+}
+
+/// Merges two candidate lists with ascending outputs and no output in both into out_*
+/// (which must not alias either): the lists of different finders of one piece. Returns
+/// false where a list names an output twice or out of order, or one the other names (out_*
+/// then hold the merge regardless). Branch-free: the finders' outputs interleave at random.
+template <class Y>
+bool merge_disjoint_candidates(const std::vector<lindex_t>& a_ids, const std::vector<Y>& a_vals,
+                               const std::vector<lindex_t>& b_ids, const std::vector<Y>& b_vals,
+                               std::vector<lindex_t>& out_ids, std::vector<Y>& out_vals) {
+    const std::size_t na = a_ids.size(), nb = b_ids.size();
+    out_ids.clear();
+    out_vals.clear();
+    out_ids.reserve(na + nb);
+    out_vals.reserve(na + nb);
+    std::size_t i = 0, j = 0;
+    bool bad = false;
+    lindex_t last = 0;
+    while (i < na && j < nb) {
+        const lindex_t va = a_ids[i], vb = b_ids[j];
+        const bool from_a = va < vb;
+        const lindex_t v = from_a ? va : vb;
+        bad |= (va == vb) | (!out_ids.empty() & (v <= last));
+        out_ids.push_back(v);
+        out_vals.push_back(from_a ? a_vals[i] : b_vals[j]);
+        last = v;
+        i += from_a;
+        j += !from_a;
+    }
+    // The rest of the longer list (checked to ascend from the last output taken).
+    const bool rest_a = i < na;
+    const std::vector<lindex_t>& ri = rest_a ? a_ids : b_ids;
+    const std::vector<Y>& rv = rest_a ? a_vals : b_vals;
+    for (std::size_t k = rest_a ? i : j; k < ri.size(); ++k) {
+        bad |= !out_ids.empty() & (ri[k] <= last);
+        last = ri[k];
+        out_ids.push_back(ri[k]);
+        out_vals.push_back(rv[k]);
+    }
+    return !bad;
+}
+
 }  // namespace gridblas::kernels

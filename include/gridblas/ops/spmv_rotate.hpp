@@ -440,10 +440,23 @@ std::uint64_t ascending_pull_contiguous(const SpmvLayout<T>& L,
         }
     }
 
-    // Every owner gathers its piece's candidates: its own, then each other rank's, merged
-    // as they come (each list ascends, and no output is on two: a find is marked done).
+    // Every owner gathers its piece's candidates: its own, then each other rank's (each
+    // list ascends, and no output is on two: a find is marked done). On short folds the
+    // lists are merged as they come; each merge re-reads what the earlier ones built, about
+    // q / 2 passes over the piece's finds in all, so longer folds mark them in has / best
+    // and collect the piece once.
+    constexpr int kMostMerged = 4;
+    const bool merge = q <= kMostMerged;
+    const auto mark = [&](const std::vector<lindex_t>& ids, const std::vector<Y>& vals) {
+        for (std::size_t k = 0; k < ids.size(); ++k) {
+            const lindex_t v = ids[k];
+            rb.has[v >> 6] |= std::uint64_t(1) << (v & 63);
+            rb.best[v] = vals[k];
+        }
+    };
     std::swap(rb.ids, rb.give_ids[std::size_t(me)]);
     std::swap(rb.vals, rb.give_vals[std::size_t(me)]);
+    if (!merge) mark(rb.ids, rb.vals);
     for (int r = 1; r < q; ++r) {
         const int dest = (me + r) % q;
         const int src = (me + q - r) % q;
@@ -452,6 +465,10 @@ std::uint64_t ascending_pull_contiguous(const SpmvLayout<T>& L,
         fold.sendrecv_compressed(rb.send, gi.size() * (sizeof(lindex_t) + sizeof(Y)), dest, rb.recv,
                                  src, name);
         decode_piece<S>(rb, nb, 0, wire, rb.in_ids, rb.in_vals);
+        if (!merge) {
+            mark(rb.in_ids, rb.in_vals);
+            continue;
+        }
         if (rb.in_ids.empty()) continue;
         if (!kernels::merge_disjoint_candidates(rb.ids, rb.vals, rb.in_ids, rb.in_vals, rb.home_ids,
                                                 rb.home_vals)) {
@@ -460,6 +477,10 @@ std::uint64_t ascending_pull_contiguous(const SpmvLayout<T>& L,
         }
         std::swap(rb.ids, rb.home_ids);
         std::swap(rb.vals, rb.home_vals);
+    }
+    if (!merge) {
+        kernels::collect_candidates(rb.has.data(), rb.best.data(), nb, rb.ids, rb.vals,
+                                    ws.pull.policy);
     }
     return entries;
 }

@@ -178,68 +178,26 @@ void union_frames(Workspace& ws, std::span<const lindex_t> base,
 
 namespace {
 
-// Merges the sorted pair lists x and y into o / ov, combining equal ids; returns the length.
-// VS is the value size in bytes when known at compile time (so each value moves as one load
-// and store), or kAnySize to read it from comb.
-constexpr std::size_t kAnySize = ~std::size_t(0);
-
-template <std::size_t VS>
-std::size_t merge_two_sized(const lindex_t* x, const char* xv, std::size_t nx, const lindex_t* y,
-                            const char* yv, std::size_t ny, lindex_t* o, char* ov,
-                            const PairCombiner& comb) {
-    const std::size_t vs = VS == kAnySize ? comb.value_size : VS;
-    std::size_t i = 0, j = 0, n = 0;
-    auto take = [&](const lindex_t* ids, const char* vals, std::size_t& at) {
-        o[n] = ids[at];
-        if constexpr (VS == kAnySize) {
-            if (vs) std::memcpy(ov + n * vs, vals + at * vs, vs);
-        } else if constexpr (VS != 0) {
-            std::memcpy(ov + n * VS, vals + at * VS, VS);
-        }
-        ++at;
-        ++n;
-    };
-    while (i < nx && j < ny) {
-        if (x[i] < y[j]) {
-            take(x, xv, i);
-        } else if (y[j] < x[i]) {
-            take(y, yv, j);
-        } else {
-            take(x, xv, i);  // x's value, then combined with y's
-            if (vs) comb.combine(comb.ctx, ov + (n - 1) * vs, yv + j * vs);
-            ++j;
-        }
-    }
-    // The tails are copied whole.
-    const std::size_t ti = nx - i, tj = ny - j;
-    if (ti) {
-        std::memcpy(o + n, x + i, ti * sizeof(lindex_t));
-        if (vs) std::memcpy(ov + n * vs, xv + i * vs, ti * vs);
-        n += ti;
-    }
-    if (tj) {
-        std::memcpy(o + n, y + j, tj * sizeof(lindex_t));
-        if (vs) std::memcpy(ov + n * vs, yv + j * vs, tj * vs);
-        n += tj;
-    }
-    return n;
-}
-
+// Merges the sorted pair lists x and y into o / ov, combining equal ids (the combiner's
+// typed merge); returns the length. Ids alone (empty values) merge here as a set union.
 std::size_t merge_two(const lindex_t* x, const char* xv, std::size_t nx, const lindex_t* y,
                       const char* yv, std::size_t ny, lindex_t* o, char* ov,
                       const PairCombiner& comb) {
-    switch (comb.value_size) {
-        case 0:
-            return merge_two_sized<0>(x, xv, nx, y, yv, ny, o, ov, comb);
-        case 4:
-            return merge_two_sized<4>(x, xv, nx, y, yv, ny, o, ov, comb);
-        case 8:
-            return merge_two_sized<8>(x, xv, nx, y, yv, ny, o, ov, comb);
-        case 16:
-            return merge_two_sized<16>(x, xv, nx, y, yv, ny, o, ov, comb);
-        default:
-            return merge_two_sized<kAnySize>(x, xv, nx, y, yv, ny, o, ov, comb);
+    if (comb.value_size != 0) {
+        if (comb.merge == nullptr) throw CommError("reduce-scatter: a value type without a merge");
+        return comb.merge(comb.ctx, x, xv, nx, y, yv, ny, o, ov);
     }
+    std::size_t i = 0, j = 0, n = 0;
+    while (i < nx && j < ny) {
+        const lindex_t a = x[i], b = y[j];
+        o[n++] = a <= b ? a : b;
+        i += a <= b;
+        j += b <= a;
+    }
+    const std::size_t ti = nx - i, tj = ny - j;
+    if (ti != 0) std::memcpy(o + n, x + i, ti * sizeof(lindex_t));
+    if (tj != 0) std::memcpy(o + n + ti, y + j, tj * sizeof(lindex_t));
+    return n + ti + tj;
 }
 
 }  // namespace

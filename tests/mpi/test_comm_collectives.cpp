@@ -333,8 +333,8 @@ TEST_P(CommCollectives, ReduceScatterPairsCombinesWithTheMonoid) {
         EXPECT_EQ(out_mc[i].min, m.min);
         ++i;
     }
-    // Values of 4, 12 and 16 bytes (the merge has a path per common size and one for any
-    // other): sums, counts and maxima of the same values.
+    // Values of 4, 12 and 16 bytes (the merge is instantiated per value type and add): sums,
+    // counts and maxima of the same values.
     struct Three {
         std::uint32_t lo, hi, one;
     };

@@ -52,6 +52,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "gridblas/comm/pair_merge.hpp"
 #include "gridblas/comm/wire.hpp"
 #include "gridblas/core/error.hpp"
 #include "gridblas/core/types.hpp"
@@ -104,11 +105,15 @@ struct Options {
 namespace detail {
 struct Workspace;
 struct Payload;
-/// Type-erased monoid of reduce_scatter_pairs: `combine(ctx, acc, v)` sets *acc = add(*acc, *v)
-/// for values of `value_size` bytes (0 for empty value types: nothing is sent or combined).
+/// Type-erased monoid of reduce_scatter_pairs for values of `value_size` bytes (0 for empty
+/// value types: nothing is sent or combined). `merge(ctx, x, xv, nx, y, yv, ny, o, ov)` merges
+/// two ascending runs of pairs, adding the values of equal ids, and returns the length written
+/// (merge_pair_runs_typed, instantiated for the value type and the add).
 struct PairCombiner {
     std::size_t value_size = 0;
-    void (*combine)(const void* ctx, void* acc, const void* value) = nullptr;
+    std::size_t (*merge)(const void* ctx, const lindex_t* x, const char* xv, std::size_t nx,
+                         const lindex_t* y, const char* yv, std::size_t ny, lindex_t* o,
+                         char* ov) = nullptr;
     const void* ctx = nullptr;
 };
 }  // namespace detail
@@ -412,12 +417,10 @@ void Communicator::reduce_scatter_pairs(std::span<const lindex_t> ids, std::span
     detail::PairCombiner comb;
     if constexpr (!std::is_empty_v<V>) {
         comb.value_size = sizeof(V);
-        comb.combine = [](const void* ctx, void* acc, const void* value) {
-            V a, b;
-            std::memcpy(&a, acc, sizeof(V));
-            std::memcpy(&b, value, sizeof(V));
-            a = (*static_cast<const Add*>(ctx))(a, b);
-            std::memcpy(acc, &a, sizeof(V));
+        comb.merge = [](const void* ctx, const lindex_t* x, const char* xv, std::size_t nx,
+                        const lindex_t* y, const char* yv, std::size_t ny, lindex_t* o, char* ov) {
+            return detail::merge_pair_runs_typed<V>(*static_cast<const Add*>(ctx), x, xv, nx, y, yv,
+                                                    ny, o, ov);
         };
         comb.ctx = &add;
     }

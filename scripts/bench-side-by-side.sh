@@ -27,8 +27,16 @@
 # An entry of --ranks may name a grid shape: "4:1x4" runs 4 ranks on a 1 x 4 grid (the default
 # is the most square shape, 2 x 2 for 4 ranks).
 #
+# --placement os (default) leaves every process unbound (mpirun --bind-to none) and lets the
+# kernel place them. --placement rows binds: rank r of p to cores floor(r*c/p) and on (c = the
+# machine's cores), so that where ranks outnumber cores the consecutive ranks of a grid row
+# (gridblas numbers the grid row-major) share a core and Open MPI yields while they wait
+# (mpi_yield_when_idle 1); the 2-thread programs (GapBS, SuiteSparse, gridblas on 1 rank) get
+# OMP_PROC_BIND=close OMP_PLACES=cores.
+#
 # Usage: scripts/bench-side-by-side.sh [--scale S] [--rounds N] [--roots N] [--ranks "1 2 4 4:1x4"]
-#            [--gapbs DIR] [--combblas DIR] [--out DIR] [--build-dir DIR] [--no-build]
+#            [--placement os|rows] [--gapbs DIR] [--combblas DIR] [--out DIR] [--build-dir DIR]
+#            [--no-build]
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -42,6 +50,7 @@ ranks="1 2 4"
 gapbs_src=${GAPBS_DIR:-}
 combblas_src=${COMBBLAS_DIR:-}
 out=""
+placement=os
 build="build/bench"
 do_build=1
 while [[ $# -gt 0 ]]; do
@@ -50,15 +59,18 @@ while [[ $# -gt 0 ]]; do
         --rounds) rounds="$2"; shift 2 ;;
         --roots) nroots="$2"; shift 2 ;;
         --ranks) ranks="$2"; shift 2 ;;
+        --placement) placement="$2"; shift 2 ;;
         --gapbs) gapbs_src="$2"; shift 2 ;;
         --combblas) combblas_src="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
         --build-dir) build="$2"; shift 2 ;;
         --no-build) do_build=0; shift ;;
-        -h|--help) sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench-side-by-side.sh: unknown option $1 (see --help)" >&2; exit 1 ;;
     esac
 done
+[[ $placement == os || $placement == rows ]] ||
+    { echo "bench-side-by-side.sh: --placement must be os or rows, not $placement" >&2; exit 1; }
 out=${out:-bench-results/side-$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$out/logs"
 command -v /usr/bin/time > /dev/null ||
@@ -111,6 +123,33 @@ fi
 
 file=$(bench_kron_file "$bin/gridblas-kron" "$scale" "$out/logs/kron.txt")
 
+# mpirun options placing P ranks (see --placement): none for `os`; for `rows` a rankfile
+# binding rank r to cores floor(r*c/P) .. floor((r+1)*c/P)-1 (at least one), and Open MPI's
+# yielding waits where ranks outnumber cores.
+placement_args() {
+    local p=$1
+    if [[ $placement == os ]]; then
+        echo --bind-to none
+        return
+    fi
+    local c rf r lo hi
+    c=$(nproc)
+    rf="$out/logs/rankfile-np$p"
+    : > "$rf"
+    for ((r = 0; r < p; r++)); do
+        lo=$((r * c / p))
+        hi=$(((r + 1) * c / p - 1))
+        ((hi < lo)) && hi=$lo
+        echo "rank $r=$(hostname) slot=$lo-$hi" >> "$rf"
+    done
+    echo --rankfile "$rf" -x OMP_PROC_BIND -x OMP_PLACES
+    ((p > c)) && echo --mca mpi_yield_when_idle 1
+    return 0
+}
+if [[ $placement == rows ]]; then
+    export OMP_PROC_BIND=close OMP_PLACES=cores
+fi
+
 # run NAME CMD... : one timed run; its log is $out/logs/NAME.rROUND.txt, with GNU time's
 # peak RSS (KB) as the last line.
 run() {
@@ -133,7 +172,8 @@ for round in $(seq 1 "$rounds"); do
         fi
         threads=1
         [[ $p -eq 1 ]] && threads=2
-        run "$name" mpirun -np "$p" --bind-to none "$bin/gridblas-bfs" --file "$file" \
+        # shellcheck disable=SC2046 # (one option or value per word)
+        run "$name" mpirun -np "$p" $(placement_args "$p") "$bin/gridblas-bfs" --file "$file" \
             --threads "$threads" --roots "$nroots" --no-validate "${grid_args[@]}"
     done
     if [[ -n $gapbs ]]; then
@@ -158,9 +198,10 @@ for round in $(seq 1 "$rounds"); do
     fi
 done
 
-python3 - "$out" "$rounds" "$scale" "$nroots" "$ranks" "$(bench_thp_note)" << 'EOF'
+python3 - "$out" "$rounds" "$scale" "$nroots" "$ranks" "$(bench_thp_note)" "$placement" << 'EOF'
 import re, sys, pathlib, platform, datetime
 out, rounds, scale, nroots, ranks, thp = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5].split(), sys.argv[6]
+placement = sys.argv[7]
 logs = pathlib.Path(out) / "logs"
 
 def grab(name, r):
@@ -195,7 +236,11 @@ for p in dict.fromkeys(int(e.partition(":")[0]) for e in ranks):
         rows.append((f"combblas-np{p}", f"CombBLAS DirOptBFS (own instance), {p} rank{'s' if p != 1 else ''} x {t}, {q}x{q} grid"))
 gap = [grab("gapbs", r)[0] for r in range(1, rounds + 1)]
 lines = [f"Kronecker scale {scale}, edge factor 16 (file written by gridblas-kron), {nroots} keys, "
-         f"{rounds} rounds; {platform.node()}, {datetime.date.today()}.", thp + ".", "",
+         f"{rounds} rounds; {platform.node()}, {datetime.date.today()}.", thp + ".",
+         ("Placement: unbound (mpirun --bind-to none), the kernel places every process." if placement == "os" else
+          "Placement: rows (gridblas ranks bound by a rankfile, consecutive ranks of a grid row on one core where "
+          "ranks outnumber cores, Open MPI's mpi_yield_when_idle; 2-thread programs OMP_PROC_BIND=close OMP_PLACES=cores)."),
+         "",
          "| program | mean time per search (ms), by round | ratio to GapBS, by round | peak RSS (GiB): largest process / summed |",
          "| --- | --- | --- | --- |"]
 for name, label in rows:

@@ -192,7 +192,10 @@ for round in $(seq 1 "$rounds"); do
             [[ -e $out/logs/combblas-np$p.r$round.txt ]] && continue
             threads=1
             [[ $p -eq 1 ]] && threads=2
-            OMP_NUM_THREADS=$threads run "combblas-np$p" mpirun -np "$p" --bind-to none \
+            # (Placed like gridblas: with OMP_PROC_BIND set, an unbound process would bind its
+            # one thread to the first core, every rank alike.)
+            # shellcheck disable=SC2046 # (one option or value per word)
+            OMP_NUM_THREADS=$threads run "combblas-np$p" mpirun -np "$p" $(placement_args "$p") \
                 -x OMP_NUM_THREADS /usr/bin/time -f "peak_rss_kb: %M" "$combblas" "$scale"
         done
     fi

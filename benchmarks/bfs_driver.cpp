@@ -68,6 +68,10 @@ Execution:
   --fanout K           butterfly radix (default 2)
   --wire W             auto | raw | delta | bitmap (default auto)
   --local-format F     dcsc | csr (default dcsc)
+  --layout L           auto | row | column: store edge u -> v at (u, v) or at (v, u);
+                       auto (default) stores a directed graph by column on a cpu grid of
+                       several rows and columns, where bottom-up levels then read exactly
+                       one rank's entries
   --backend B          cpu | cuda (default cpu). cuda on one rank: the single-GPU BFS;
                        on several ranks: one GPU per rank, local work on the device and
                        the frontier exchange staged through pinned host memory
@@ -241,6 +245,7 @@ struct Config {
     std::string backend = "cpu";
     bool cuda_dist = false;
     int pr = 0, pc = 0;  // 0: the most square grid
+    std::string layout;  // --layout auto|row|column, settled by choose_edge_layout()
 };
 
 Config parse_config(const bench::Cli& cli) {
@@ -289,6 +294,11 @@ Config parse_config(const bench::Cli& cli) {
         throw NotCompiled("this gridblas was built without CUDA");
     }
     c.cuda_dist = cli.has("cuda-dist");
+    c.layout = cli.str("layout", "auto");
+    if (c.layout != "auto") parse_edge_layout(c.layout);  // InvalidValue for anything else
+    if (c.layout == "column" && c.backend == "cuda") {
+        throw std::invalid_argument("--layout column runs on the cpu backend only");
+    }
     if (cli.has("grid")) {
         const std::string g = cli.str("grid", "");
         if (std::sscanf(g.c_str(), "%dx%d", &c.pr, &c.pc) != 2 || c.pr <= 0 || c.pc <= 0) {
@@ -321,6 +331,17 @@ void read_graph_options(ProcessGrid& grid, Config& c, MatrixMarketHeader& header
     header = read_matrix_market_header(grid, c.file);
     c.go.symmetrize =
         c.symmetrize || (!c.directed && header.symmetry != MatrixMarketSymmetry::general);
+}
+
+/// --layout auto stores a directed graph by column (its transpose) on a cpu grid of several
+/// rows and several columns, where the levels' mxv then reads, bottom-up, exactly the
+/// entries one rank reads (the vxm's strided row blocks read more there); by row otherwise.
+void choose_edge_layout(const ProcessGrid& grid, Config& c) {
+    const bool by_column =
+        c.layout == "column" || (c.layout == "auto" && !c.go.symmetrize && c.backend == "cpu" &&
+                                 grid.pr() > 1 && grid.pc() > 1);
+    c.bo.edges = by_column ? EdgeLayout::by_column : EdgeLayout::by_row;
+    c.go.transpose = by_column;
 }
 
 /// What was searched, for the report.
@@ -451,7 +472,7 @@ Searches run_searches(const Config& c, ProcessGrid& grid, const DistMatrix<Patte
                             component_edges(grid, r, solver.local_degrees(), c.go.symmetrize),
                             r.reached, r.depth, r.levels});
         if (c.validate) {
-            const BfsValidation v = validate_bfs(a, r);
+            const BfsValidation v = validate_bfs(a, r, c.bo.edges);
             if (!v.ok()) {
                 ++out.failures;
                 if (root0) {
@@ -493,6 +514,7 @@ void print_report(const Config& c, const ProcessGrid& grid, const GraphSummary& 
     std::printf("NBFS: %zu\n", s.runs.size());
     std::printf("graph_generation: %.6g\nnum_mpi_processes: %d\ngrid: %dx%d\nthreads: %d\n",
                 g.construction_seconds, grid.size(), grid.pr(), grid.pc(), omp_get_max_threads());
+    std::printf("edge_layout: %s\n", to_string(c.bo.edges).c_str());
     std::printf("construction_time: %.6g\n", g.construction_seconds);
     std::printf("vertices: %lld\nstored_entries: %lld\n", (long long)g.vertices,
                 (long long)g.stored_entries);
@@ -547,8 +569,8 @@ void write_json(const Config& c, ProcessGrid& grid, const GraphSummary& g,
       << "\",\"alpha\":" << c.bo.alpha << ",\"beta\":" << c.bo.beta << ",\"comm\":\""
       << comm::to_string(c.co.backend) << "\",\"backend\":\"" << c.backend
       << "\",\"fanout\":" << c.co.fanout << ",\"wire\":\"" << comm::to_string(c.co.wire)
-      << "\",\"local_format\":\"" << to_string(c.go.format)
-      << "\"},\"construction_seconds\":" << g.construction_seconds
+      << "\",\"local_format\":\"" << to_string(c.go.format) << "\",\"edge_layout\":\""
+      << to_string(c.bo.edges) << "\"},\"construction_seconds\":" << g.construction_seconds
       << ",\"validated\":" << (c.validate ? "true" : "false")
       << ",\"validation_failures\":" << s.failures << ",\"mean_gpu_download_seconds\":"
       << (s.runs.empty() ? 0.0 : s.download_seconds / double(s.runs.size()))
@@ -573,9 +595,9 @@ void write_json(const Config& c, ProcessGrid& grid, const GraphSummary& g,
 int run(int argc, char** argv, int world_rank) {
     const bench::Cli cli(
         argc, argv,
-        {"scale", "edgefactor", "seed", "file", "roots", "root", "output", "json", "grid",
-         "threads", "direction", "alpha", "beta", "parents", "comm", "fanout", "wire",
-         "local-format", "backend"},
+        {"scale", "edgefactor", "seed",    "file",         "roots",   "root",  "output",
+         "json",  "grid",       "threads", "direction",    "alpha",   "beta",  "parents",
+         "comm",  "fanout",     "wire",    "local-format", "backend", "layout"},
         {"directed", "symmetrize", "relabel", "no-validate", "levels", "cuda-dist", "help"});
     if (cli.has("help")) {
         if (world_rank == 0) std::fputs(kHelp, stdout);
@@ -586,6 +608,7 @@ int run(int argc, char** argv, int world_rank) {
     const bool root0 = grid->rank() == 0;
     MatrixMarketHeader header;
     read_graph_options(*grid, c, header);
+    choose_edge_layout(*grid, c);
 
     // Kernel 1: construction (the matrix and the solver's set-up).
     MPI_Barrier(MPI_COMM_WORLD);

@@ -22,17 +22,18 @@ void remap_vertex_arrays(ProcessGrid& grid, const Distribution& dist, gindex_t b
 
 /// Buffers of parent mode "after" (parents_after.cpp), kept between searches.
 struct AfterBuffers {
-    /// Levels + 1 (0: unreached) of this rank's piece and of its row block; of its piece
-    /// and column block the same, but 0 also where the search already set the parent.
-    std::vector<std::uint8_t> mine, row, mine_open, col;
+    /// Levels + 1 (0: unreached) of this rank's piece and of the block of in-neighbours (by
+    /// row: its row block); of its piece and the block of vertices wanting parents (by row:
+    /// its column block) the same, but 0 also where the search already set the parent.
+    std::vector<std::uint8_t> mine, inner, mine_open, outer;
     std::vector<int> counts;
-    /// Candidate parent (local row) of each stored column of by_col, or ~0.
+    /// Candidate parent (inner index) of each stored outer index of the in-edge block, or ~0.
     std::vector<lindex_t> cand;
-    /// One bit per column of the column block: this rank has a candidate; the same of
-    /// every rank of the grid column, rank after rank.
+    /// One bit per outer index of the block: this rank has a candidate; the same of every
+    /// rank of the fold (by row: the grid column), rank after rank.
     std::vector<std::uint64_t> has, has_all;
     std::vector<lindex_t> own;         ///< this rank's candidates for its own piece
-    std::vector<lindex_t> send, recv;  ///< candidates for other pieces, ascending columns
+    std::vector<lindex_t> send, recv;  ///< candidates for other pieces, ascending outer index
     std::vector<int> send_counts, recv_counts;
     std::vector<std::size_t> next;  ///< read position in recv of each sender
 };
@@ -49,7 +50,8 @@ struct BfsSolver::Impl {
     std::vector<gindex_t> caller_degree;  ///< the same in the caller's ids (relabelled graphs)
     gindex_t total_edges = 0;             ///< stored entries of A
     /// The orientation of the level products: vxm, next = frontierᵀ A (the frontier along A's
-    /// rows), or mxv, next = A frontier, for a matrix declared symmetric (the same product,
+    /// rows), or mxv, next = A frontier, for a matrix holding the graph by column
+    /// (BfsOptions::edges) and for a matrix declared symmetric (the same product either way,
     /// see symmetric_pattern()) on a grid of several rows and the CPU backend. Either folds
     /// along one grid dimension; the mxv fold's input blocks are contiguous column blocks,
     /// so its ascending bottom-up schedule reads exactly the entries one rank reads, where

@@ -1,8 +1,8 @@
 // BfsSolver: the level loop of direction-optimising BFS (Beamer, Asanović & Patterson,
 // "Direction-optimizing breadth-first search", SC 2012) over a 2D-distributed matrix, with
 // per-level statistics. Each level is one vxm, or for a symmetric matrix on several grid
-// rows the same product as an mxv (level_step.cpp): its push is the top-down step, its
-// rotating pull the bottom-up step.
+// rows the same product as an mxv, and for a matrix holding the graph by column the mxv
+// (level_step.cpp): its push is the top-down step, its rotating pull the bottom-up step.
 
 #include <omp.h>
 
@@ -39,6 +39,8 @@ std::string to_string(ParentMode p) {
     }
 }
 
+std::string to_string(EdgeLayout e) { return e == EdgeLayout::by_column ? "column" : "row"; }
+
 BfsDirection parse_bfs_direction(const std::string& s) {
     if (s == "auto") return BfsDirection::automatic;
     if (s == "topdown") return BfsDirection::top_down;
@@ -51,6 +53,12 @@ ParentMode parse_parent_mode(const std::string& s) {
     if (s == "any") return ParentMode::any;
     if (s == "after") return ParentMode::after;
     throw InvalidValue("parent mode '" + s + "' (expected min, any or after)");
+}
+
+EdgeLayout parse_edge_layout(const std::string& s) {
+    if (s == "row") return EdgeLayout::by_row;
+    if (s == "column") return EdgeLayout::by_column;
+    throw InvalidValue("edge layout '" + s + "' (expected row or column)");
 }
 
 namespace {
@@ -69,8 +77,16 @@ BfsSolver::Impl::Impl(const DistMatrix<Pattern>& m, const BfsOptions& o)
                                 std::to_string(m.nrows()) + " x " + std::to_string(m.ncols()));
     }
     check_options(o);
-    input_is_rows =
-        !(m.symmetric_pattern() && grid.pr() > 1 && grid.exec_backend() == ExecBackend::cpu);
+    const bool by_column = o.edges == EdgeLayout::by_column;
+    if (by_column && grid.exec_backend() != ExecBackend::cpu) {
+        throw NotSupported(
+            "bfs: a matrix holding the graph by column (BfsOptions::edges) is searched on the "
+            "cpu backend only; build the matrix by row for a cuda grid");
+    }
+    // By column the levels are A ⊕.⊗ frontier on every grid; a symmetric matrix is the same
+    // product either way and takes the mxv where the grid has several rows.
+    input_is_rows = !(by_column || (m.symmetric_pattern() && grid.pr() > 1 &&
+                                    grid.exec_backend() == ExecBackend::cpu));
     visited = DistVector<Pattern>(m.grid(), m.nrows());
     visited.to_format(VectorFormat::bitmap);
     frontier = DistVector<Pattern>(m.grid(), m.nrows());
@@ -79,12 +95,18 @@ BfsSolver::Impl::Impl(const DistMatrix<Pattern>& m, const BfsOptions& o)
     begin = visited.local_begin();
     local_n = visited.local_size();
 
-    // Out-degrees: row counts of the block, summed along the grid row, own piece kept.
-    const lindex_t nrb = dist.block_rows();
-    std::vector<gindex_t> counts(nrb, 0);
-    a.by_row().for_each([&](lindex_t r, lindex_t, Pattern) { ++counts[r]; });
-    grid.row().allreduce(std::span<gindex_t>(counts), comm::ReduceOp::sum, "bfs-setup");
-    const std::size_t off = std::size_t(grid.my_col()) * std::size_t(dist.nb);
+    // Out-degrees: the block's row counts summed along the grid row (by column: its column
+    // counts summed along the grid column), this rank's piece kept.
+    std::vector<gindex_t> counts(by_column ? dist.block_cols() : dist.block_rows(), 0);
+    if (by_column) {
+        a.by_row().for_each([&](lindex_t, lindex_t c, Pattern) { ++counts[c]; });
+    } else {
+        a.by_row().for_each([&](lindex_t r, lindex_t, Pattern) { ++counts[r]; });
+    }
+    (by_column ? grid.col() : grid.row())
+        .allreduce(std::span<gindex_t>(counts), comm::ReduceOp::sum, "bfs-setup");
+    const std::size_t off =
+        std::size_t(by_column ? grid.my_row() : grid.my_col()) * std::size_t(dist.nb);
     detail::reserve_huge(degree, local_n);  // read at every vertex found top-down
     degree.assign(
         counts.begin() + std::ptrdiff_t(std::min<std::size_t>(off, counts.size())),
@@ -112,6 +134,12 @@ BfsSolver::~BfsSolver() = default;
 const BfsOptions& BfsSolver::options() const { return impl_->opt; }
 void BfsSolver::set_options(const BfsOptions& options) {
     check_options(options);
+    if (options.edges != impl_->opt.edges) {
+        throw InvalidValue(
+            "BfsSolver::set_options: the edge layout is fixed when the solver is "
+            "built (it was " +
+            to_string(impl_->opt.edges) + ", asked " + to_string(options.edges) + ")");
+    }
     impl_->opt = options;
 }
 const std::vector<gindex_t>& BfsSolver::local_degrees() const {

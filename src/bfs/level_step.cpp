@@ -11,7 +11,9 @@
 // For a matrix declared symmetric on a grid of several rows the level is the mxv
 //   next⟨¬visited, structural, replace⟩ = A ⊕.⊗ frontier
 // instead: the same product (A = Aᵀ), whose fold runs along the grid row over contiguous
-// column blocks, so that a bottom-up level reads exactly the entries one rank would.
+// column blocks, so that a bottom-up level reads exactly the entries one rank would. A
+// matrix holding the graph by column (BfsOptions::edges: A(v, u) is the edge u -> v) takes
+// that mxv on every grid, as the product that follows its edges.
 
 #include <omp.h>
 

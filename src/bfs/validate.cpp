@@ -5,7 +5,8 @@
 //  - (parent(v), v) is an edge of the graph;
 //  - every edge u -> v with u reached has v reached (nothing reachable is missed) and
 //    level(v) <= level(u) + 1 (no edge skips a level).
-// Parent checks travel to the rank holding the edge's block, along the grid column.
+// Parent checks travel to the rank holding the edge's block, along the grid column (along the
+// grid row for a matrix holding the graph by column).
 
 #include <algorithm>
 #include <sstream>
@@ -30,17 +31,18 @@ std::string BfsValidation::summary() const {
 
 namespace {
 struct ParentQuery {
-    lindex_t v_col;  // column-block index of v at the receiver
-    lindex_t p_row;  // row-block index of the parent at the receiver
+    lindex_t v_outer;  // index of v in the receiver's block of in-edge lists
+    lindex_t p_inner;  // index of the parent in the receiver's block of in-neighbours
     gindex_t level_v;
 };
 }  // namespace
 
 namespace {
-BfsValidation validate_internal(const DistMatrix<Pattern>& a, const BfsResult& r);
+BfsValidation validate_internal(const DistMatrix<Pattern>& a, const BfsResult& r, bool by_column);
 }  // namespace
 
-BfsValidation validate_bfs(const DistMatrix<Pattern>& a, const BfsResult& r) {
+BfsValidation validate_bfs(const DistMatrix<Pattern>& a, const BfsResult& r, EdgeLayout edges) {
+    const bool by_column = edges == EdgeLayout::by_column;
     ProcessGrid& grid = *a.grid();
     detail::run_collectively(grid.world(), [&] {
         if (a.nrows() != a.ncols()) throw DimensionMismatch("validate_bfs: matrix is not square");
@@ -53,27 +55,35 @@ BfsValidation validate_bfs(const DistMatrix<Pattern>& a, const BfsResult& r) {
         }
     });
     const VertexRelabel* rl = a.relabel();
-    if (rl == nullptr) return validate_internal(a, r);
+    if (rl == nullptr) return validate_internal(a, r, by_column);
     // The result is in the caller's ids; the matrix is stored relabelled.
     BfsResult internal = r;
     detail::remap_vertex_arrays(*a.grid(), a.row_dist(), r.local_begin, r.parent, r.level, true,
                                 *rl, true, internal.parent, internal.level);
     internal.source = a.internal_id(r.source);
-    return validate_internal(a, internal);
+    return validate_internal(a, internal, by_column);
 }
 
 namespace {
-BfsValidation validate_internal(const DistMatrix<Pattern>& a, const BfsResult& r) {
+BfsValidation validate_internal(const DistMatrix<Pattern>& a, const BfsResult& r, bool by_column) {
     ProcessGrid& grid = *a.grid();
     const Distribution& dist = a.row_dist();
     BfsValidation out;
     std::uint64_t c[6] = {0, 0, 0, 0, 0, 0};  // root, level, edge, missed, spans, inconsistent
     const gindex_t begin = r.local_begin;
     const gindex_t nb = dist.nb;
+    // The graph edge (p, v) is stored as A(p, v) (by row: on the rank of p's row block in
+    // this grid column) or as A(v, p) (by column: on the rank of p's column block in this
+    // grid row). The block of in-edge lists has outer index v: by_col, or by column by_row.
+    comm::Communicator& fold = by_column ? grid.row() : grid.col();
+    const lindex_t my_off = lindex_t(gindex_t(by_column ? grid.my_col() : grid.my_row()) * nb);
+    auto holder = [&](gindex_t p) {
+        return by_column ? dist.col_block_of(p) : dist.row_block_of(p);
+    };
+    auto inner_of = [&](gindex_t p) { return by_column ? dist.local_col(p) : dist.local_row(p); };
 
     // Local rules and the parent queries.
-    std::vector<std::vector<ParentQuery>> q(std::size_t(grid.pr()));
-    const lindex_t col_off = lindex_t(gindex_t(grid.my_row()) * nb);  // my piece in column block
+    std::vector<std::vector<ParentQuery>> q(std::size_t(fold.size()));
     for (std::size_t k = 0; k < r.parent.size(); ++k) {
         const gindex_t v = begin + gindex_t(k);
         const gindex_t p = r.parent[k];
@@ -91,9 +101,7 @@ BfsValidation validate_internal(const DistMatrix<Pattern>& a, const BfsResult& r
             ++c[1];
             continue;
         }
-        // The edge (p, v) lives on the rank of grid row row_block(p) in this grid column.
-        q[std::size_t(dist.row_block_of(p))].push_back(
-            {lindex_t(col_off + k), dist.local_row(p), l});
+        q[std::size_t(holder(p))].push_back({lindex_t(my_off + k), inner_of(p), l});
     }
     std::vector<ParentQuery> send, recv;
     std::vector<int> counts, recv_counts;
@@ -101,37 +109,40 @@ BfsValidation validate_internal(const DistMatrix<Pattern>& a, const BfsResult& r
         counts.push_back(int(x.size()));
         send.insert(send.end(), x.begin(), x.end());
     }
-    grid.col().alltoallv(std::span<const ParentQuery>(send), std::span<const int>(counts), recv,
-                         recv_counts, "bfs-validate");
+    fold.alltoallv(std::span<const ParentQuery>(send), std::span<const int>(counts), recv,
+                   recv_counts, "bfs-validate");
 
     std::vector<gindex_t> level_row, level_col;
     detail::gather_block(grid, dist, r.level, true, level_row, -1);
     detail::gather_block(grid, dist, r.level, false, level_col, -1);
-    const CompressedBlock<Pattern>& bc = a.by_col();
-    auto has_edge = [&](lindex_t v_col, lindex_t u_row) {
-        if (bc.format() == LocalFormat::dcsc) {
-            const auto& jc = bc.dcsc().jc();
-            auto it = std::lower_bound(jc.begin(), jc.end(), v_col);
-            if (it == jc.end() || *it != v_col) return false;
+    const std::vector<gindex_t>& level_inner = by_column ? level_col : level_row;
+    const CompressedBlock<Pattern>& in_edges = by_column ? a.by_row() : a.by_col();
+    auto has_edge = [&](lindex_t v_outer, lindex_t u_inner) {
+        if (in_edges.format() == LocalFormat::dcsc) {
+            const auto& jc = in_edges.dcsc().jc();
+            auto it = std::lower_bound(jc.begin(), jc.end(), v_outer);
+            if (it == jc.end() || *it != v_outer) return false;
             const std::size_t k = std::size_t(it - jc.begin());
-            const auto* b = bc.dcsc().ir().data() + bc.dcsc().cp()[k];
-            const auto* e = bc.dcsc().ir().data() + bc.dcsc().cp()[k + 1];
-            return std::binary_search(b, e, u_row);
+            const auto* b = in_edges.dcsc().ir().data() + in_edges.dcsc().cp()[k];
+            const auto* e = in_edges.dcsc().ir().data() + in_edges.dcsc().cp()[k + 1];
+            return std::binary_search(b, e, u_inner);
         }
-        const auto& rp = bc.csr().rowptr();
-        const auto* b = bc.csr().colind().data() + rp[v_col];
-        const auto* e = bc.csr().colind().data() + rp[v_col + 1];
-        return std::binary_search(b, e, u_row);
+        const auto& rp = in_edges.csr().rowptr();
+        const auto* b = in_edges.csr().colind().data() + rp[v_outer];
+        const auto* e = in_edges.csr().colind().data() + rp[v_outer + 1];
+        return std::binary_search(b, e, u_inner);
     };
     for (const ParentQuery& x : recv) {
-        if (!has_edge(x.v_col, x.p_row)) ++c[2];
-        if (level_row[x.p_row] < 0 || x.level_v != level_row[x.p_row] + 1) ++c[1];
+        if (!has_edge(x.v_outer, x.p_inner)) ++c[2];
+        const gindex_t lp = level_inner[x.p_inner];
+        if (lp < 0 || x.level_v != lp + 1) ++c[1];
     }
-    // Edge rules over this rank's block.
-    a.by_row().for_each([&](lindex_t u, lindex_t v, Pattern) {
-        const gindex_t lu = level_row[u];
+    // Edge rules over this rank's block: the stored A(i, j) is the edge i -> j by row and
+    // j -> i by column.
+    a.by_row().for_each([&](lindex_t i, lindex_t j, Pattern) {
+        const gindex_t lu = by_column ? level_col[j] : level_row[i];
         if (lu < 0) return;
-        const gindex_t lv = level_col[v];
+        const gindex_t lv = by_column ? level_row[i] : level_col[j];
         if (lv < 0) {
             ++c[3];
         } else if (lv > lu + 1) {

@@ -3,7 +3,9 @@
 // that read exactly the entries one rank reads — each unvisited vertex its in-edges in
 // ascending order up to its first frontier neighbour — on every grid shape. Without the
 // declaration the vxm's strided row blocks may read more on grids of several rows and
-// columns, never fewer.
+// columns, never fewer. A directed graph stored by column (its transpose, searched with
+// BfsOptions::edges = by_column) runs every level as mxv and reads exactly one rank's
+// entries on every grid too, in every parent mode; validate_bfs follows the layout.
 
 #include <gtest/gtest.h>
 
@@ -54,19 +56,41 @@ Graph make_graph() {
 }
 
 /// Entries one rank reads in the bottom-up level after level `l`: every vertex not reached
-/// by then reads its neighbours in ascending order up to the first one at level l.
-std::uint64_t one_rank_bottom_up_entries(const Graph& g, const std::vector<gindex_t>& level,
-                                         gindex_t l) {
+/// by then reads its in-neighbours (`in_adj`, ascending) up to the first one at level l.
+std::uint64_t one_rank_bottom_up_entries(const std::vector<std::vector<gindex_t>>& in_adj,
+                                         const std::vector<gindex_t>& level, gindex_t l) {
     std::uint64_t entries = 0;
-    for (gindex_t v = 0; v < g.n; ++v) {
-        const gindex_t lv = level[std::size_t(v)];
+    for (std::size_t v = 0; v < in_adj.size(); ++v) {
+        const gindex_t lv = level[v];
         if (lv >= 0 && lv <= l) continue;
-        for (gindex_t u : g.adj[std::size_t(v)]) {
+        for (gindex_t u : in_adj[v]) {
             ++entries;
             if (level[std::size_t(u)] == l) break;
         }
     }
     return entries;
+}
+
+/// This rank's share (every p-th) of the edges.
+void my_share(const ProcessGrid& grid, const std::vector<gindex_t>& s,
+              const std::vector<gindex_t>& d, std::vector<gindex_t>& ms,
+              std::vector<gindex_t>& md) {
+    const std::size_t p = std::size_t(grid.size());
+    for (std::size_t k = 0; k < s.size(); ++k) {
+        if (int(k % p) == grid.rank()) ms.push_back(s[k]), md.push_back(d[k]);
+    }
+}
+
+/// Vertices whose level or parent differs from the reference, summed over the ranks (so
+/// that every rank fails alike and none is left waiting in the next search).
+gindex_t count_wrong(ProcessGrid& grid, const BfsResult& r, const ref::SerialBfs& want,
+                     bool check_parents) {
+    gindex_t wrong = 0;
+    for (std::size_t k = 0; k < r.level.size(); ++k) {
+        const std::size_t v = std::size_t(r.local_begin) + k;
+        wrong += r.level[k] != want.level[v] || (check_parents && r.parent[k] != want.parent[v]);
+    }
+    return grid.world().allreduce(wrong, comm::ReduceOp::sum, "test");
 }
 
 }  // namespace
@@ -77,15 +101,12 @@ TEST(BfsOrientation, BottomUpReadsOneRanksEntriesOnEveryGrid) {
     both_src.insert(both_src.end(), g.dst.begin(), g.dst.end());
     both_dst.insert(both_dst.end(), g.src.begin(), g.src.end());
     for (auto& grid : all_grids()) {
-        const int p = grid->size();
         for (bool declared : {true, false}) {
             // Declared: the builder mirrors each edge. Not declared: both directions given.
             const auto& s = declared ? g.src : both_src;
             const auto& d = declared ? g.dst : both_dst;
             std::vector<gindex_t> ms, md;
-            for (std::size_t k = 0; k < s.size(); ++k) {
-                if (int(k % std::size_t(p)) == grid->rank()) ms.push_back(s[k]), md.push_back(d[k]);
-            }
+            my_share(*grid, s, d, ms, md);
             GraphOptions go;
             go.symmetrize = declared;
             const auto a = graph_from_edges(grid, g.n, ms, md, go);
@@ -104,21 +125,14 @@ TEST(BfsOrientation, BottomUpReadsOneRanksEntriesOnEveryGrid) {
                                             std::to_string(grid->pc()) + " declared " +
                                             std::to_string(declared) + " dir " + to_string(dir) +
                                             " source " + std::to_string(source);
-                    // Mismatches counted on every rank, so that all ranks fail alike and none
-                    // leaves the others waiting in the next search.
-                    gindex_t wrong = 0;
-                    for (std::size_t k = 0; k < r.level.size(); ++k) {
-                        const std::size_t v = std::size_t(r.local_begin) + k;
-                        wrong += r.level[k] != ref.level[v] || r.parent[k] != ref.parent[v];
-                    }
-                    wrong = grid->world().allreduce(wrong, comm::ReduceOp::sum, "test");
-                    EXPECT_EQ(wrong, 0) << ctx << ": vertices with a wrong level or parent";
+                    EXPECT_EQ(count_wrong(*grid, r, ref, true), 0)
+                        << ctx << ": vertices with a wrong level or parent";
                     int bottom_up_levels = 0;
                     for (const BfsLevelStats& st : r.levels) {
                         if (!st.bottom_up) continue;
                         ++bottom_up_levels;
                         const std::uint64_t want =
-                            one_rank_bottom_up_entries(g, ref.level, gindex_t(st.level));
+                            one_rank_bottom_up_entries(g.adj, ref.level, gindex_t(st.level));
                         if (exact) {
                             EXPECT_EQ(st.edges_examined, want) << ctx << " level " << st.level;
                         } else {
@@ -131,5 +145,98 @@ TEST(BfsOrientation, BottomUpReadsOneRanksEntriesOnEveryGrid) {
                 }
             }
         }
+    }
+}
+
+TEST(BfsOrientation, DirectedGraphByColumnReadsOneRanksEntriesOnEveryGrid) {
+    // The random graph's edges as arcs u -> v only, and the path's arcs forward.
+    const Graph g = make_graph();
+    std::vector<std::vector<gindex_t>> in_adj(std::size_t(g.n));
+    for (std::size_t k = 0; k < g.src.size(); ++k)
+        in_adj[std::size_t(g.dst[k])].push_back(g.src[k]);
+    for (auto& l : in_adj) {
+        std::sort(l.begin(), l.end());
+        l.erase(std::unique(l.begin(), l.end()), l.end());
+    }
+    for (auto& grid : all_grids()) {
+        std::vector<gindex_t> ms, md;
+        my_share(*grid, g.src, g.dst, ms, md);
+        for (EdgeLayout layout : {EdgeLayout::by_row, EdgeLayout::by_column}) {
+            GraphOptions go;
+            go.symmetrize = false;
+            go.transpose = layout == EdgeLayout::by_column;
+            const auto a = graph_from_edges(grid, g.n, ms, md, go);
+            const bool exact =
+                layout == EdgeLayout::by_column || grid->pr() == 1 || grid->pc() == 1;
+            for (ParentMode parents : {ParentMode::min, ParentMode::any, ParentMode::after}) {
+                BfsOptions o;
+                o.direction = BfsDirection::automatic;
+                o.alpha = 2;
+                o.beta = 4;
+                o.parents = parents;
+                o.edges = layout;
+                BfsSolver solver(a, o);
+                for (gindex_t source : {gindex_t(0), gindex_t(5), gindex_t(640)}) {
+                    const BfsResult r = solver.run(source);
+                    const auto ref = ref::serial_bfs(g.n, g.src, g.dst, source);
+                    const std::string ctx = "grid " + std::to_string(grid->pr()) + "x" +
+                                            std::to_string(grid->pc()) + " layout " +
+                                            to_string(layout) + " parents " + to_string(parents) +
+                                            " source " + std::to_string(source);
+                    // min and after give the smallest-id parent; any some parent, which the
+                    // validation checks.
+                    EXPECT_EQ(count_wrong(*grid, r, ref, parents != ParentMode::any), 0)
+                        << ctx << ": vertices with a wrong level or parent";
+                    const BfsValidation v = validate_bfs(a, r, layout);
+                    EXPECT_TRUE(v.ok()) << ctx << ": " << v.summary();
+                    if (parents != ParentMode::min) continue;
+                    int bottom_up_levels = 0;
+                    for (const BfsLevelStats& st : r.levels) {
+                        if (!st.bottom_up) continue;
+                        ++bottom_up_levels;
+                        const std::uint64_t want =
+                            one_rank_bottom_up_entries(in_adj, ref.level, gindex_t(st.level));
+                        if (exact) {
+                            EXPECT_EQ(st.edges_examined, want) << ctx << " level " << st.level;
+                        } else {
+                            EXPECT_GE(st.edges_examined, want) << ctx << " level " << st.level;
+                        }
+                    }
+                    EXPECT_GT(bottom_up_levels, 0) << ctx;
+                }
+            }
+        }
+    }
+}
+
+TEST(BfsOrientation, ValidationAndOptionsFollowTheLayout) {
+    // A directed chain 0 -> 1 -> ... -> n-1 stored by column: searched by column it reaches
+    // every vertex; validated as if stored by row, its tree edges are missing from the graph.
+    const gindex_t n = 40;
+    for (auto& grid : all_grids()) {
+        std::vector<gindex_t> s, d, ms, md;
+        for (gindex_t v = 0; v + 1 < n; ++v) s.push_back(v), d.push_back(v + 1);
+        my_share(*grid, s, d, ms, md);
+        GraphOptions go;
+        go.symmetrize = false;
+        go.transpose = true;
+        const auto a = graph_from_edges(grid, n, ms, md, go);
+        BfsOptions o;
+        o.edges = EdgeLayout::by_column;
+        BfsSolver solver(a, o);
+        const BfsResult r = solver.run(0);
+        EXPECT_EQ(r.reached, n);
+        EXPECT_TRUE(validate_bfs(a, r, EdgeLayout::by_column).ok());
+        const BfsValidation wrong = validate_bfs(a, r, EdgeLayout::by_row);
+        EXPECT_EQ(wrong.parent_not_edge, std::uint64_t(n - 1)) << wrong.summary();
+        // Searched as stored by row, the same matrix is the reversed chain: 0 reaches nothing.
+        EXPECT_EQ(bfs(a, 0).reached, 1);
+        // The layout is fixed when the solver is built, on every rank alike.
+        BfsOptions other = o;
+        other.edges = EdgeLayout::by_row;
+        EXPECT_THROW(solver.set_options(other), InvalidValue);
+        other = o;
+        other.parents = ParentMode::any;
+        EXPECT_NO_THROW(solver.set_options(other));
     }
 }

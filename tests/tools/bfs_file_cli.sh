@@ -2,7 +2,8 @@
 # gridblas-bfs on a Matrix Market file, checked against the serial BFS of tests/reference
 # (check_bfs_output): one search from ROOT written with --output, levels and parents compared
 # vertex by vertex along the graph the program should have read (MODE: directed or
-# undirected), the `graph:` header line checked, and the run validated.
+# undirected), the `graph:` header line checked, and the run validated; where
+# GRIDBLAS_EXPECT_LINE is set, the report must hold that line.
 #
 # usage: bfs_file_cli.sh MPIEXEC NP GRIDBLAS_BFS CHECKER FILE ROOT MODE WORKDIR [ARGS...]
 # GRIDBLAS_MPIEXEC_OVERSUBSCRIBE (set by ctest): the launcher's oversubscription option.
@@ -23,6 +24,10 @@ if [ "$rc" -ne 0 ]; then
 fi
 if ! grep -q '^validation: passed' "$log"; then
     echo "FAIL: the search did not validate"
+    exit 1
+fi
+if [ -n "${GRIDBLAS_EXPECT_LINE-}" ] && ! grep -qxF "$GRIDBLAS_EXPECT_LINE" "$log"; then
+    echo "FAIL: the report has no line '$GRIDBLAS_EXPECT_LINE'"
     exit 1
 fi
 "$checker" "$file" "$root" "$levels" "$mode" "$log"

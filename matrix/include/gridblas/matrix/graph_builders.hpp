@@ -24,6 +24,9 @@ struct GraphOptions {
     /// symmetric (BuildOptions::symmetric).
     bool symmetrize = true;
     bool drop_self_loops = true;  ///< remove u -> u
+    /// Store each edge u -> v as A(v, u): the graph's transpose, whose column u lists u's
+    /// out-edges (for BfsOptions::edges = EdgeLayout::by_column). No effect with symmetrize.
+    bool transpose = false;
     LocalFormat format = LocalFormat::dcsc;
     bool relabel = false;  ///< store under a random vertex relabelling (BuildOptions)
     std::uint64_t relabel_seed = 1;
@@ -62,6 +65,8 @@ inline void prepare_edges(std::vector<gindex_t>& src, std::vector<gindex_t>& dst
             src.push_back(dst[k]);
             dst.push_back(src[k]);
         }
+    } else if (g.transpose) {
+        src.swap(dst);
     }
 }
 

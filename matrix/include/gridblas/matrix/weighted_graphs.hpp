@@ -54,6 +54,8 @@ inline void prepare_weighted_edges(std::vector<gindex_t>& src, std::vector<ginde
             const double x = w[k];  // a copy: push_back may reallocate
             w.push_back(x);
         }
+    } else if (g.transpose) {
+        src.swap(dst);
     }
 }
 

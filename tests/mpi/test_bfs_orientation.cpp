@@ -240,3 +240,19 @@ TEST(BfsOrientation, ValidationAndOptionsFollowTheLayout) {
         EXPECT_NO_THROW(solver.set_options(other));
     }
 }
+
+TEST(BfsOrientation, ByColumnIsRefusedOnACudaGrid) {
+    auto grid = ProcessGrid::create(MPI_COMM_WORLD);
+    const std::string why = test::try_exec_backend(*grid, ExecBackend::cuda);
+    if (!why.empty()) GTEST_SKIP() << why;
+    GraphOptions go;
+    go.symmetrize = false;
+    go.transpose = true;
+    std::vector<gindex_t> s, d;
+    if (grid->rank() == 0) s = {0, 1}, d = {1, 2};
+    const auto a = graph_from_edges(grid, 3, s, d, go);
+    BfsOptions o;
+    o.edges = EdgeLayout::by_column;
+    // Refused on every rank, before any collective.
+    EXPECT_THROW(BfsSolver(a, o), NotSupported);
+}

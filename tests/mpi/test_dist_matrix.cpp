@@ -13,6 +13,7 @@
 #include "dist_test_util.hpp"
 #include "gridblas/matrix/graph_builders.hpp"
 #include "gridblas/matrix/matrix_market.hpp"
+#include "gridblas/matrix/weighted_graphs.hpp"
 #include "gridblas/ops/spmv.hpp"
 
 using namespace gridblas;
@@ -269,6 +270,56 @@ TEST(DistMatrix, KroneckerSameGraphOnEveryGrid) {
         }
         first = std::move(m);
         have = true;
+    }
+}
+
+namespace {
+/// m with every entry (r, c) moved to (c, r).
+template <class T>
+ref::Mat<T> reversed(const ref::Mat<T>& m) {
+    ref::Mat<T> t;
+    for (const auto& [rc, x] : m) t[{rc.second, rc.first}] = x;
+    return t;
+}
+}  // namespace
+
+TEST(DistMatrix, GraphOptionsTransposeStoresEachEdgeReversed) {
+    // GraphOptions::transpose keeps u -> v at (v, u) in every builder, weights included, and
+    // changes nothing where symmetrize already stores both directions.
+    KroneckerParams p;
+    p.scale = 8;
+    p.edgefactor = 8;
+    for (auto& grid : all_grids()) {
+        const std::string on =
+            " on " + std::to_string(grid->pr()) + "x" + std::to_string(grid->pc());
+        for (const bool symmetrize : {false, true}) {
+            GraphOptions plain, transposed;
+            plain.symmetrize = transposed.symmetrize = symmetrize;
+            transposed.transpose = true;
+            const auto want = [&](const auto& m) { return symmetrize ? m : reversed(m); };
+            const auto k = test::to_map(kronecker_graph(grid, p, plain));
+            EXPECT_EQ(test::to_map(kronecker_graph(grid, p, transposed)), want(k))
+                << "kronecker_graph symmetrize " << symmetrize << on;
+            const auto w = test::to_map(weighted_kronecker_graph(grid, p, plain));
+            EXPECT_EQ(test::to_map(weighted_kronecker_graph(grid, p, transposed)), want(w))
+                << "weighted_kronecker_graph symmetrize " << symmetrize << on;
+            const std::string f = kData + "/west0067.mtx";
+            const auto r = test::to_map(read_graph_matrix_market(grid, f, plain));
+            EXPECT_EQ(test::to_map(read_graph_matrix_market(grid, f, transposed)), want(r))
+                << "read_graph_matrix_market symmetrize " << symmetrize << on;
+            const auto rw = test::to_map(read_weighted_graph_matrix_market(grid, f, plain));
+            EXPECT_EQ(test::to_map(read_weighted_graph_matrix_market(grid, f, transposed)),
+                      want(rw))
+                << "read_weighted_graph_matrix_market symmetrize " << symmetrize << on;
+            std::vector<gindex_t> s, d;
+            if (grid->rank() == 0) s = {0, 1, 2, 5}, d = {1, 2, 0, 3};
+            const auto e = test::to_map(graph_from_edges(grid, 6, s, d, plain));
+            EXPECT_EQ(test::to_map(graph_from_edges(grid, 6, s, d, transposed)), want(e))
+                << "graph_from_edges symmetrize " << symmetrize << on;
+            if (!symmetrize) {
+                EXPECT_NE(reversed(k), k) << "the Kronecker graph is not symmetric";
+            }
+        }
     }
 }
 

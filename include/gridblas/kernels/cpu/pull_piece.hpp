@@ -228,33 +228,43 @@ bool merge_disjoint_candidates(const std::vector<lindex_t>& a_ids, const std::ve
                                const std::vector<lindex_t>& b_ids, const std::vector<Y>& b_vals,
                                std::vector<lindex_t>& out_ids, std::vector<Y>& out_vals) {
     const std::size_t na = a_ids.size(), nb = b_ids.size();
-    out_ids.clear();
-    out_vals.clear();
-    out_ids.reserve(na + nb);
-    out_vals.reserve(na + nb);
-    std::size_t i = 0, j = 0;
+    // Written through pointers: with push_back, whose end pointer the loop stores on every
+    // step, a standalone timing of 65 K + 32 K interleaved candidates took 0.57 ms against
+    // 0.34. (A whole 2 x 2 search, eight interleaved pairs: 21.8 ms either way, in the noise.)
+    out_ids.resize(na + nb);
+    out_vals.resize(na + nb);
+    lindex_t* oi = out_ids.data();
+    Y* ov = out_vals.data();
+    const lindex_t* ai = a_ids.data();
+    const lindex_t* bi = b_ids.data();
+    const Y* av = a_vals.data();
+    const Y* bv = b_vals.data();
+    std::size_t i = 0, j = 0, n = 0;
     bool bad = false;
     lindex_t last = 0;
     while (i < na && j < nb) {
-        const lindex_t va = a_ids[i], vb = b_ids[j];
+        const lindex_t va = ai[i], vb = bi[j];
         const bool from_a = va < vb;
         const lindex_t v = from_a ? va : vb;
-        bad |= (va == vb) | (!out_ids.empty() & (v <= last));
-        out_ids.push_back(v);
-        out_vals.push_back(from_a ? a_vals[i] : b_vals[j]);
+        bad |= (va == vb) | ((n != 0) & (v <= last));
+        oi[n] = v;
+        ov[n] = from_a ? av[i] : bv[j];
+        ++n;
         last = v;
         i += from_a;
         j += !from_a;
     }
     // The rest of the longer list (checked to ascend from the last output taken).
     const bool rest_a = i < na;
-    const std::vector<lindex_t>& ri = rest_a ? a_ids : b_ids;
-    const std::vector<Y>& rv = rest_a ? a_vals : b_vals;
-    for (std::size_t k = rest_a ? i : j; k < ri.size(); ++k) {
-        bad |= !out_ids.empty() & (ri[k] <= last);
+    const lindex_t* ri = rest_a ? ai : bi;
+    const Y* rv = rest_a ? av : bv;
+    const std::size_t end = rest_a ? na : nb;
+    for (std::size_t k = rest_a ? i : j; k < end; ++k) {
+        bad |= (n != 0) & (ri[k] <= last);
         last = ri[k];
-        out_ids.push_back(ri[k]);
-        out_vals.push_back(rv[k]);
+        oi[n] = ri[k];
+        ov[n] = rv[k];
+        ++n;
     }
     return !bad;
 }

@@ -32,15 +32,6 @@ namespace {
 
 constexpr lindex_t kNoCandidate = ~lindex_t(0);
 
-/// The row- or column-block copy of `piece` (see gather_block), for any element type.
-template <class L>
-void gather_levels(ProcessGrid& grid, const Distribution& dist, const std::vector<L>& piece,
-                   bool along_row, std::vector<L>& out, std::vector<int>& counts) {
-    comm::Communicator& c = along_row ? grid.row() : grid.col();
-    c.allgatherv(std::span<const L>(piece), out, counts, "bfs-parents-after");
-    out.resize(along_row ? dist.block_rows() : dist.block_cols(), L(0));
-}
-
 /// cand[k] = the smallest inner index u of stored outer position k whose level is the outer
 /// vertex's level - 1 (levels as stored: `none` = unreached; in `louter` also where no parent
 /// is wanted), or kNoCandidate. By row the outer vertices are the block's columns and the
@@ -179,16 +170,18 @@ void BfsSolver::Impl::parents_from_levels(BfsResult& r) {
             b.mine[i] = std::uint8_t(r.level[i] + 1);
             b.mine_open[i] = r.parent[i] < 0 ? b.mine[i] : std::uint8_t(0);
         }
-        gather_levels(grid, dist, b.mine, inner_along_row, b.inner, b.counts);
-        gather_levels(grid, dist, b.mine_open, !inner_along_row, b.outer, b.counts);
+        detail::gather_block(grid, dist, b.mine, inner_along_row, b.inner, std::uint8_t(0),
+                             b.counts, "bfs-parents-after");
+        detail::gather_block(grid, dist, b.mine_open, !inner_along_row, b.outer, std::uint8_t(0),
+                             b.counts, "bfs-parents-after");
         scan_candidates<std::uint8_t>(view, b.inner.data(), b.outer.data(), 0, b.cand);
     } else {
         std::vector<gindex_t> level_inner, level_outer, open(r.level);
         for (std::size_t i = 0; i < open.size(); ++i) {
             if (r.parent[i] >= 0) open[i] = -1;
         }
-        detail::gather_block(grid, dist, r.level, inner_along_row, level_inner, -1);
-        detail::gather_block(grid, dist, open, !inner_along_row, level_outer, -1);
+        detail::gather_block(grid, dist, r.level, inner_along_row, level_inner, gindex_t(-1));
+        detail::gather_block(grid, dist, open, !inner_along_row, level_outer, gindex_t(-1));
         scan_candidates<gindex_t>(view, level_inner.data(), level_outer.data(), -1, b.cand);
     }
     send_candidates(grid, dist, o, view, r.parent.size(), b);

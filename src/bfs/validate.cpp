@@ -113,8 +113,8 @@ BfsValidation validate_internal(const DistMatrix<Pattern>& a, const BfsResult& r
                    recv_counts, "bfs-validate");
 
     std::vector<gindex_t> level_row, level_col;
-    detail::gather_block(grid, dist, r.level, true, level_row, -1);
-    detail::gather_block(grid, dist, r.level, false, level_col, -1);
+    detail::gather_block(grid, dist, r.level, true, level_row, gindex_t(-1));
+    detail::gather_block(grid, dist, r.level, false, level_col, gindex_t(-1));
     const std::vector<gindex_t>& level_inner = by_column ? level_col : level_row;
     const CompressedBlock<Pattern>& in_edges = by_column ? a.by_row() : a.by_col();
     auto has_edge = [&](lindex_t v_outer, lindex_t u_inner) {

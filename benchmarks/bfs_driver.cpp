@@ -244,8 +244,8 @@ struct Config {
     GraphOptions go;  // go.symmetrize for a file is settled by read_graph_options()
     std::string backend = "cpu";
     bool cuda_dist = false;
-    int pr = 0, pc = 0;  // 0: the most square grid
-    std::string layout;  // --layout auto|row|column, settled by choose_edge_layout()
+    int pr = 0, pc = 0;       // 0: the most square grid
+    bool layout_auto = true;  // --layout auto: choose_edge_layout() settles bo.edges
 };
 
 Config parse_config(const bench::Cli& cli) {
@@ -294,9 +294,10 @@ Config parse_config(const bench::Cli& cli) {
         throw NotCompiled("this gridblas was built without CUDA");
     }
     c.cuda_dist = cli.has("cuda-dist");
-    c.layout = cli.str("layout", "auto");
-    if (c.layout != "auto") parse_edge_layout(c.layout);  // InvalidValue for anything else
-    if (c.layout == "column" && c.backend == "cuda") {
+    const std::string layout = cli.str("layout", "auto");
+    c.layout_auto = layout == "auto";
+    if (!c.layout_auto) c.bo.edges = parse_edge_layout(layout);  // InvalidValue for the rest
+    if (c.bo.edges == EdgeLayout::by_column && c.backend == "cuda") {
         throw std::invalid_argument("--layout column runs on the cpu backend only");
     }
     if (cli.has("grid")) {
@@ -337,11 +338,12 @@ void read_graph_options(ProcessGrid& grid, Config& c, MatrixMarketHeader& header
 /// rows and several columns, where the levels' mxv then reads, bottom-up, exactly the
 /// entries one rank reads (the vxm's strided row blocks read more there); by row otherwise.
 void choose_edge_layout(const ProcessGrid& grid, Config& c) {
-    const bool by_column =
-        c.layout == "column" || (c.layout == "auto" && !c.go.symmetrize && c.backend == "cpu" &&
-                                 grid.pr() > 1 && grid.pc() > 1);
-    c.bo.edges = by_column ? EdgeLayout::by_column : EdgeLayout::by_row;
-    c.go.transpose = by_column;
+    if (c.layout_auto) {
+        const bool by_column =
+            !c.go.symmetrize && c.backend == "cpu" && grid.pr() > 1 && grid.pc() > 1;
+        c.bo.edges = by_column ? EdgeLayout::by_column : EdgeLayout::by_row;
+    }
+    c.go.transpose = c.bo.edges == EdgeLayout::by_column;
 }
 
 /// What was searched, for the report.

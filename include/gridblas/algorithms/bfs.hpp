@@ -29,11 +29,12 @@
 ///    on every grid and backend), `any` (first found, faster bottom-up), `after` (top-down
 ///    levels take `min` parents; bottom-up levels record levels only, stopping at any
 ///    parent, and their vertices' parents are recovered from levels afterwards, as Fu et al.
-///    2014; the parents are those of `min`. On a grid of one row, one rank included (for
-///    a symmetric matrix also one column), no parent is sent during a `min` search, so
-///    `after` runs as `min` there. Elsewhere on the CPU `after` measured slower than `min`,
-///    in time and bytes: `min`'s bottom-up levels read about what `any`'s read, and the
-///    recovery pass reads in-edges again).
+///    2014; the parents are those of `min`. On the CPU `after` runs as `min` wherever the
+///    bottom-up levels' input blocks are contiguous — a grid of one row or one column, and
+///    every grid for a symmetric matrix or one stored by column — since `min` there reads
+///    what `any` reads and sends each parent once, so recovering would only add a pass.
+///    It recovers on the CPU for a matrix stored by row on a grid of several rows and
+///    columns, where it measured slower than `min`, in time and bytes; and on cuda grids).
 ///  - On a grid whose exec_backend() is cuda (set before the solver is built) each rank's
 ///    local work runs on its GPU: top-down levels through vxm's device path, bottom-up
 ///    sub-steps through a device scan of the piece's in-edges; the exchanges stay on the

@@ -305,28 +305,42 @@ void bfly_reduce_scatter(Ctx& x, int k, std::span<const lindex_t> ids, const cha
         ws.cls_ids.resize(std::size_t(p));
         ws.cls_vals.resize(std::size_t(p));
     }
-    // Class u holds the pairs bound for rank r + u (mod p).
+    // Class u holds the pairs bound for rank r + u (mod p). Until a received block is merged
+    // into it a class is read where the caller's arrays hold it (`at` >= 0), not copied: on
+    // two ranks no class is ever copied, the one sent is encoded from the caller's arrays and
+    // the one kept is merged from them with what arrives.
+    ws.cls_at.assign(std::size_t(p), 0);
     std::size_t at = 0;
     for (int d = 0; d < p; ++d) {
         const int u = mod(d - r, p);
-        ws.cls_ids[u].assign(ids.begin() + at, ids.begin() + at + counts[d]);
-        ws.cls_vals[u].assign(values + at * vs, values + (at + counts[d]) * vs);
+        ws.cls_at[u] = std::ptrdiff_t(at);
+        ws.cls_ids[u].clear();
+        ws.cls_vals[u].clear();
         at += counts[d];
     }
+    const auto class_ids = [&](int u) -> std::span<const lindex_t> {
+        if (ws.cls_at[u] < 0) return ws.cls_ids[u];
+        return ids.subspan(std::size_t(ws.cls_at[u]), counts[std::size_t(mod(u + r, p))]);
+    };
+    const auto class_vals = [&](int u) -> const char* {
+        return ws.cls_at[u] < 0 ? ws.cls_vals[u].data() : values + std::size_t(ws.cls_at[u]) * vs;
+    };
     int round = 0;
     for (long s = 1; s < p; s *= k, ++round) {
         const int J = bfly_partners(p, k, s);
         for (int j = 0; j < J; ++j) ws.out[j].clear(), ws.raw[j] = 0;
         for (int u = 1; u < p; ++u) {
             const int j = static_cast<int>((u / s) % k);
-            if (j == 0 || ws.cls_ids[u].empty()) continue;
+            const std::span<const lindex_t> cu = class_ids(u);
+            if (j == 0 || cu.empty()) continue;
             std::vector<char>& out = ws.out[j - 1];
-            const std::size_t n = ws.cls_ids[u].size();
+            const std::size_t n = cu.size();
             const std::size_t o = out.size();
             out.resize(o + varint_size(std::uint64_t(u)));
             put_varint(out.data() + o, std::uint64_t(u));
-            encode_pairs(ws.cls_ids[u], ws.cls_vals[u].data(), vs, wire, out);
+            encode_pairs(cu, class_vals(u), vs, wire, out);
             ws.raw[j - 1] += varint_size(std::uint64_t(u)) + wire::raw_frame_size(n) + n * vs;
+            ws.cls_at[u] = -1;  // sent: empty from now on
             ws.cls_ids[u].clear();
             ws.cls_vals[u].clear();
         }
@@ -351,14 +365,32 @@ void bfly_reduce_scatter(Ctx& x, int k, std::span<const lindex_t> ids, const cha
                 const char* v = decode_pairs({q, std::size_t(end - q)}, vs, ws.ids, used);
                 if (!ws.ids.empty() && ws.ids.back() >= universe)
                     throw CommError("butterfly reduce-scatter: received id past the universe");
-                const std::size_t nu = std::size_t(long(u) - j * s);
-                merge_pairs(ws, ws.cls_ids[nu], ws.cls_vals[nu], ws.ids, v, comb);
+                const int nu = int(long(u) - j * s);
+                if (ws.cls_at[nu] >= 0) {
+                    // First block into a class still in the caller's arrays: merged from
+                    // there straight into the class's own buffers.
+                    merge_pairs_into(class_ids(nu), class_vals(nu), ws.ids, v, comb, ws.cls_ids[nu],
+                                     ws.cls_vals[nu]);
+                    ws.cls_at[nu] = -1;
+                } else {
+                    merge_pairs(ws, ws.cls_ids[nu], ws.cls_vals[nu], ws.ids, v, comb);
+                }
                 q += used;
             }
         }
     }
-    out_ids.assign(ws.cls_ids[0].begin(), ws.cls_ids[0].end());
-    out_values.assign(ws.cls_vals[0].begin(), ws.cls_vals[0].end());
+    if (ws.cls_at[0] >= 0) {
+        // Nothing arrived for this rank: its own pairs, copied through the workspace (the
+        // caller's out_ids may be the very array they lie in).
+        const std::span<const lindex_t> c0 = class_ids(0);
+        ws.cls_ids[0].assign(c0.begin(), c0.end());
+        out_values.assign(class_vals(0), class_vals(0) + c0.size() * vs);
+        out_ids.swap(ws.cls_ids[0]);
+    } else {
+        // The buffers change hands (the workspace keeps the caller's old ones).
+        out_ids.swap(ws.cls_ids[0]);
+        out_values.swap(ws.cls_vals[0]);
+    }
 }
 
 }  // namespace gridblas::comm::detail

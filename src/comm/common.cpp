@@ -202,6 +202,18 @@ std::size_t merge_two(const lindex_t* x, const char* xv, std::size_t nx, const l
 
 }  // namespace
 
+void merge_pairs_into(std::span<const lindex_t> a_ids, const char* a_vals,
+                      std::span<const lindex_t> b_ids, const char* b_vals, const PairCombiner& comb,
+                      std::vector<lindex_t>& out_ids, std::vector<char>& out_vals) {
+    const std::size_t vs = comb.value_size;
+    out_ids.resize(a_ids.size() + b_ids.size());
+    out_vals.resize(out_ids.size() * vs);
+    const std::size_t n = merge_two(a_ids.data(), a_vals, a_ids.size(), b_ids.data(), b_vals,
+                                    b_ids.size(), out_ids.data(), out_vals.data(), comb);
+    out_ids.resize(n);
+    out_vals.resize(n * vs);
+}
+
 void merge_pairs(Workspace& ws, std::vector<lindex_t>& ids, std::vector<char>& vals,
                  std::span<const lindex_t> b_ids, const char* b_vals, const PairCombiner& comb) {
     const std::size_t vs = comb.value_size;
@@ -213,12 +225,7 @@ void merge_pairs(Workspace& ws, std::vector<lindex_t>& ids, std::vector<char>& v
         vals.assign(b_vals, b_vals + nb * vs);
         return;
     }
-    ws.mrg_a.resize(na + nb);
-    ws.vals2.resize((na + nb) * vs);
-    const std::size_t n = merge_two(ids.data(), vals.data(), na, b_ids.data(), b_vals, nb,
-                                    ws.mrg_a.data(), ws.vals2.data(), comb);
-    ws.mrg_a.resize(n);
-    ws.vals2.resize(n * vs);
+    merge_pairs_into(ids, vals.data(), b_ids, b_vals, comb, ws.mrg_a, ws.vals2);
     ids.swap(ws.mrg_a);
     vals.swap(ws.vals2);
 }

@@ -52,6 +52,7 @@ struct Workspace {
     std::vector<std::span<const char>> frames;
     std::vector<std::vector<lindex_t>> cls_ids;  // reduce-scatter classes
     std::vector<std::vector<char>> cls_vals;
+    std::vector<std::ptrdiff_t> cls_at;  // where a class still lies in the caller's arrays, or -1
 };
 
 /// What an algorithm needs: the communicator, buffers and the counters to charge.
@@ -105,6 +106,12 @@ void union_frames(Workspace& ws, std::span<const lindex_t> base,
 /// Merges the sorted pair list (b_ids, b_vals) into (ids, vals), combining equal ids.
 void merge_pairs(Workspace& ws, std::vector<lindex_t>& ids, std::vector<char>& vals,
                  std::span<const lindex_t> b_ids, const char* b_vals, const PairCombiner& comb);
+
+/// Merges the sorted pair lists (a_ids, a_vals) and (b_ids, b_vals) into (out_ids,
+/// out_vals), combining equal ids; the outputs must not alias the inputs.
+void merge_pairs_into(std::span<const lindex_t> a_ids, const char* a_vals,
+                      std::span<const lindex_t> b_ids, const char* b_vals, const PairCombiner& comb,
+                      std::vector<lindex_t>& out_ids, std::vector<char>& out_vals);
 
 /// Combines the sorted pair runs held back to back in ws.mrg_a (ids) / ws.vals2 (values),
 /// with boundaries ws.runs, in a pairwise merge tree: O(n log runs).

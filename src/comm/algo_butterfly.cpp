@@ -306,7 +306,7 @@ void bfly_reduce_scatter(Ctx& x, int k, std::span<const lindex_t> ids, const cha
         ws.cls_vals.resize(std::size_t(p));
     }
     // Class u holds the pairs bound for rank r + u (mod p). Until a received block is merged
-    // into it a class is read where the caller's arrays hold it (`at` >= 0), not copied: on
+    // into it a class is read where the caller's arrays hold it (cls_at >= 0), not copied: on
     // two ranks no class is ever copied, the one sent is encoded from the caller's arrays and
     // the one kept is merged from them with what arrives.
     ws.cls_at.assign(std::size_t(p), 0);

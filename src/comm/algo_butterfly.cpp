@@ -338,7 +338,7 @@ void bfly_reduce_scatter(Ctx& x, int k, std::span<const lindex_t> ids, const cha
             const std::size_t o = out.size();
             out.resize(o + varint_size(std::uint64_t(u)));
             put_varint(out.data() + o, std::uint64_t(u));
-            encode_pairs(cu, class_vals(u), vs, wire, out);
+            encode_pairs(cu, class_vals(u), comb, wire, out);
             ws.raw[j - 1] += varint_size(std::uint64_t(u)) + wire::raw_frame_size(n) + n * vs;
             ws.cls_at[u] = -1;  // sent: empty from now on
             ws.cls_ids[u].clear();
@@ -362,7 +362,9 @@ void bfly_reduce_scatter(Ctx& x, int k, std::span<const lindex_t> ids, const cha
                 if (u >= std::uint64_t(p) || long(u) < j * s || (long(u) / s) % k != j)
                     throw CommError("butterfly reduce-scatter: misrouted block");
                 std::size_t used = 0;
-                const char* v = decode_pairs({q, std::size_t(end - q)}, vs, ws.ids, used);
+                ws.ids.clear();
+                const char* v =
+                    decode_pairs({q, std::size_t(end - q)}, comb, wire, ws, ws.ids, used);
                 if (!ws.ids.empty() && ws.ids.back() >= universe)
                     throw CommError("butterfly reduce-scatter: received id past the universe");
                 const int nu = int(long(u) - j * s);

@@ -264,10 +264,16 @@ void merge_pair_runs(Workspace& ws, const PairCombiner& comb, std::vector<lindex
     out_vals.assign(av->begin(), av->begin() + std::ptrdiff_t(runs[m] * vs));
 }
 
-void encode_pairs(std::span<const lindex_t> ids, const char* vals, std::size_t value_size,
+void encode_pairs(std::span<const lindex_t> ids, const char* vals, const PairCombiner& comb,
                   WireFormat wire, std::vector<char>& out) {
     wire::encode(ids, wire, out);
-    const std::size_t nv = ids.size() * value_size;
+    const std::size_t vs = comb.value_size;
+    if (vs == 0) return;
+    if (packs_values(comb, wire)) {
+        wire::encode_values(vals, ids.size(), vs, out);
+        return;
+    }
+    const std::size_t nv = ids.size() * vs;
     if (nv != 0) {
         const std::size_t old = out.size();
         out.resize(old + nv);
@@ -275,11 +281,22 @@ void encode_pairs(std::span<const lindex_t> ids, const char* vals, std::size_t v
     }
 }
 
-const char* decode_pairs(std::span<const char> in, std::size_t value_size,
-                         std::vector<lindex_t>& ids, std::size_t& used) {
-    ids.clear();
+const char* decode_pairs(std::span<const char> in, const PairCombiner& comb, WireFormat wire,
+                         Workspace& ws, std::vector<lindex_t>& ids, std::size_t& used) {
+    const std::size_t before = ids.size();
     const std::size_t n = wire::decode(in, ids);
-    const std::size_t nv = ids.size() * value_size;
+    const std::size_t count = ids.size() - before;
+    const std::size_t vs = comb.value_size;
+    if (vs == 0) {
+        used = n;
+        return in.data() + n;
+    }
+    if (packs_values(comb, wire)) {
+        ws.vdec.resize(count * vs);
+        used = n + wire::decode_values(in.subspan(n), count, vs, ws.vdec.data());
+        return ws.vdec.data();
+    }
+    const std::size_t nv = count * vs;
     if (in.size() - n < nv) throw CommError("truncated values of a received pair block");
     used = n + nv;
     return in.data() + n;
@@ -319,7 +336,7 @@ void exchange_reduce_scatter(Ctx& x, AlltoallFn exchange, std::span<const lindex
         if (r == x.rank) {
             own_at = at;
         } else {
-            encode_pairs(ids.subspan(at, counts[r]), values + at * vs, vs, wire, ws.csend);
+            encode_pairs(ids.subspan(at, counts[r]), values + at * vs, comb, wire, ws.csend);
         }
         ws.csizes[r] = ws.csend.size() - before;
         at += counts[r];
@@ -344,14 +361,15 @@ void exchange_reduce_scatter(Ctx& x, AlltoallFn exchange, std::span<const lindex
             continue;
         }
         const std::size_t before = ws.mrg_a.size();
-        const std::size_t used = wire::decode(block, ws.mrg_a);
+        std::size_t used = 0;
+        const char* v = decode_pairs(block, comb, wire, ws, ws.mrg_a, used);
         const std::size_t n = ws.mrg_a.size() - before;
         if (n != 0 && ws.mrg_a.back() >= universe) {
             throw CommError("received id " + std::to_string(ws.mrg_a.back()) + " >= universe " +
                             std::to_string(universe));
         }
-        if (block.size() - used != n * vs) throw CommError("pair block of the wrong size");
-        ws.vals2.insert(ws.vals2.end(), block.data() + used, block.data() + block.size());
+        if (used != block.size()) throw CommError("pair block of the wrong size");
+        ws.vals2.insert(ws.vals2.end(), v, v + n * vs);
         ws.runs.push_back(ws.mrg_a.size());
     }
     merge_pair_runs(ws, comb, out_ids, out_values);

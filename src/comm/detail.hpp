@@ -53,6 +53,7 @@ struct Workspace {
     std::vector<std::vector<lindex_t>> cls_ids;  // reduce-scatter classes
     std::vector<std::vector<char>> cls_vals;
     std::vector<std::ptrdiff_t> cls_at;  // where a class still lies in the caller's arrays, or -1
+    std::vector<char> vdec;              // the values of a received pair block, unpacked
 };
 
 /// What an algorithm needs: the communicator, buffers and the counters to charge.
@@ -118,13 +119,23 @@ void merge_pairs_into(std::span<const lindex_t> a_ids, const char* a_vals,
 void merge_pair_runs(Workspace& ws, const PairCombiner& comb, std::vector<lindex_t>& out_ids,
                      std::vector<char>& out_vals);
 
-/// Encodes one pair block (id frame + raw values) at the end of `out`.
-void encode_pairs(std::span<const lindex_t> ids, const char* vals, std::size_t value_size,
+/// Whether the values of pair blocks travel bit-packed: integers (comb.integer_values) on
+/// any wire format but raw. Every rank of a communicator shares its wire format, so sender
+/// and receiver agree.
+inline bool packs_values(const PairCombiner& comb, WireFormat wire) {
+    return comb.integer_values && wire != WireFormat::raw;
+}
+
+/// Encodes one pair block at the end of `out`: the id frame, then the values, raw or
+/// bit-packed (packs_values).
+void encode_pairs(std::span<const lindex_t> ids, const char* vals, const PairCombiner& comb,
                   WireFormat wire, std::vector<char>& out);
-/// Decodes the pair block at `in` into ids (appended to `ids`, which is cleared first) and
-/// returns a pointer to its values; `used` gets the block's size.
-const char* decode_pairs(std::span<const char> in, std::size_t value_size,
-                         std::vector<lindex_t>& ids, std::size_t& used);
+/// Decodes the pair block at the start of `in` (made by encode_pairs with the same comb and
+/// wire), appending its ids to `ids`, and returns a pointer to its values, one per id
+/// appended, raw: in the block itself, or in ws.vdec where they were packed. `used` gets the
+/// block's size. Throws CommError on a malformed block.
+const char* decode_pairs(std::span<const char> in, const PairCombiner& comb, WireFormat wire,
+                         Workspace& ws, std::vector<lindex_t>& ids, std::size_t& used);
 
 // ---- algorithms --------------------------------------------------------------------------
 // allgatherv: recv = the pieces of ranks 0..p-1 back to back, recv_bytes[r] their sizes.

@@ -13,11 +13,14 @@
 
 namespace gridblas::comm::wire {
 
-std::size_t encode_values(std::span<const std::uint64_t> values, std::vector<char>& out) {
+namespace {
+
+/// Packs n values, value k read by load(k), at the end of `out`.
+template <class Load>
+std::size_t encode_with(std::size_t n, Load load, std::vector<char>& out) {
     std::uint64_t largest = 0;
-    for (const std::uint64_t v : values) largest |= v;  // same bit width as the maximum
+    for (std::size_t k = 0; k < n; ++k) largest |= load(k);  // same bit width as the maximum
     const unsigned width = unsigned(std::bit_width(largest));
-    const std::size_t n = values.size();
     const std::size_t payload = (n * width + 7) / 8;
     const std::size_t size = 1 + detail::varint_size(n) + payload;
     const std::size_t old = out.size();
@@ -28,7 +31,8 @@ std::size_t encode_values(std::span<const std::uint64_t> values, std::vector<cha
     if (width == 0) return size;
     std::uint64_t acc = 0;
     unsigned used = 0;  // bits of acc already holding data
-    for (const std::uint64_t v : values) {
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::uint64_t v = load(k);
         acc |= v << used;
         if (used + width >= 64) {
             std::memcpy(p, &acc, 8);
@@ -46,31 +50,48 @@ std::size_t encode_values(std::span<const std::uint64_t> values, std::vector<cha
     return size;
 }
 
-std::size_t decode_values(std::span<const char> in, std::vector<std::uint64_t>& out) {
+/// The header of a value block: its width and count, checked against the bytes at hand.
+struct ValueHeader {
+    unsigned width = 0;
+    std::uint64_t n = 0;
+    std::uint64_t payload = 0;
+    const unsigned char* bytes = nullptr;  ///< the payload
+    std::size_t size = 0;                  ///< of the whole block
+};
+
+ValueHeader read_value_header(std::span<const char> in) {
     const char* p = in.data();
     const char* end = p + in.size();
     if (p == end) throw CommError("truncated value block in a received message");
-    const unsigned width = static_cast<unsigned char>(*p++);
-    if (width > 64) {
-        throw CommError("value block of width " + std::to_string(width) + " (at most 64)");
+    ValueHeader h;
+    h.width = static_cast<unsigned char>(*p++);
+    if (h.width > 64) {
+        throw CommError("value block of width " + std::to_string(h.width) + " (at most 64)");
     }
-    std::uint64_t n = 0;
-    p = detail::get_varint(p, end, n);
-    const std::uint64_t payload = width == 0 ? 0 : (n * width + 7) / 8;
-    if (width != 0 && n > (std::uint64_t(end - p) * 8) / width + 1) {
-        throw CommError("value block of " + std::to_string(n) + " values is truncated");
+    p = detail::get_varint(p, end, h.n);
+    h.payload = h.width == 0 ? 0 : (h.n * h.width + 7) / 8;
+    if (h.width != 0 && h.n > (std::uint64_t(end - p) * 8) / h.width + 1) {
+        throw CommError("value block of " + std::to_string(h.n) + " values is truncated");
     }
-    if (std::uint64_t(end - p) < payload) {
-        throw CommError("value block of " + std::to_string(n) + " values is truncated");
+    if (std::uint64_t(end - p) < h.payload) {
+        throw CommError("value block of " + std::to_string(h.n) + " values is truncated");
     }
-    const std::size_t old = out.size();
-    out.resize(old + n);
-    std::uint64_t* dst = out.data() + old;
+    h.bytes = reinterpret_cast<const unsigned char*>(p);
+    h.size = std::size_t(p - in.data()) + std::size_t(h.payload);
+    return h;
+}
+
+/// Unpacks the block's values, handing value k to store(k, v).
+template <class Store>
+void decode_with(const ValueHeader& h, Store store) {
+    const std::uint64_t n = h.n;
+    const unsigned width = h.width;
     if (width == 0) {
-        std::fill(dst, dst + n, 0);
-        return std::size_t(p - in.data());
+        for (std::uint64_t k = 0; k < n; ++k) store(k, 0);
+        return;
     }
-    const auto* bytes = reinterpret_cast<const unsigned char*>(p);
+    const unsigned char* bytes = h.bytes;
+    const std::uint64_t payload = h.payload;
     const std::uint64_t mask = width == 64 ? ~std::uint64_t(0) : (std::uint64_t(1) << width) - 1;
     std::uint64_t k = 0;
     if (width <= 56 && payload >= 8) {
@@ -82,7 +103,7 @@ std::size_t decode_values(std::span<const char> in, std::vector<std::uint64_t>& 
         for (std::uint64_t bit = 0; k < stop; ++k, bit += width) {
             std::uint64_t lo;
             std::memcpy(&lo, bytes + (bit >> 3), 8);
-            dst[k] = (lo >> (bit & 7)) & mask;
+            store(k, (lo >> (bit & 7)) & mask);
         }
     }
     for (; k < n; ++k) {
@@ -95,9 +116,77 @@ std::size_t decode_values(std::span<const char> in, std::vector<std::uint64_t>& 
         std::memcpy(&lo, bytes + byte, avail < 8 ? avail : 8);
         std::uint64_t v = lo >> shift;
         if (shift + width > 64) v |= std::uint64_t(bytes[byte + 8]) << (64 - shift);
-        dst[k] = v & mask;
+        store(k, v & mask);
     }
-    return std::size_t(p - in.data()) + payload;
+}
+
+void check_value_size(std::size_t value_size) {
+    if (value_size != 4 && value_size != 8) {
+        throw InvalidValue("bit-packed values are 4 or 8 bytes, not " + std::to_string(value_size));
+    }
+}
+
+}  // namespace
+
+std::size_t encode_values(std::span<const std::uint64_t> values, std::vector<char>& out) {
+    return encode_with(
+        values.size(), [&](std::size_t k) { return values[k]; }, out);
+}
+
+std::size_t encode_values(const char* values, std::size_t n, std::size_t value_size,
+                          std::vector<char>& out) {
+    check_value_size(value_size);
+    if (value_size == 8) {
+        return encode_with(
+            n,
+            [&](std::size_t k) {
+                std::uint64_t v;
+                std::memcpy(&v, values + k * 8, 8);
+                return v;
+            },
+            out);
+    }
+    return encode_with(
+        n,
+        [&](std::size_t k) {
+            std::uint32_t v;
+            std::memcpy(&v, values + k * 4, 4);
+            return std::uint64_t(v);
+        },
+        out);
+}
+
+std::size_t decode_values(std::span<const char> in, std::vector<std::uint64_t>& out) {
+    const ValueHeader h = read_value_header(in);
+    const std::size_t old = out.size();
+    out.resize(old + h.n);
+    std::uint64_t* dst = out.data() + old;
+    decode_with(h, [dst](std::uint64_t k, std::uint64_t v) { dst[k] = v; });
+    return h.size;
+}
+
+std::size_t decode_values(std::span<const char> in, std::size_t count, std::size_t value_size,
+                          char* out) {
+    check_value_size(value_size);
+    const ValueHeader h = read_value_header(in);
+    if (h.n != count) {
+        throw CommError("a value block holds " + std::to_string(h.n) + " values where " +
+                        std::to_string(count) + " were expected");
+    }
+    if (value_size == 8) {
+        decode_with(h,
+                    [out](std::uint64_t k, std::uint64_t v) { std::memcpy(out + k * 8, &v, 8); });
+    } else {
+        if (h.width > 32) {
+            throw CommError("a value block of width " + std::to_string(h.width) +
+                            " holds 4-byte values");
+        }
+        decode_with(h, [out](std::uint64_t k, std::uint64_t v) {
+            const std::uint32_t w = std::uint32_t(v);
+            std::memcpy(out + k * 4, &w, 4);
+        });
+    }
+    return h.size;
 }
 
 }  // namespace gridblas::comm::wire

@@ -389,6 +389,53 @@ TEST_P(CommCollectives, ReduceScatterPairsCombinesWithTheMonoid) {
         EXPECT_EQ(out16[i].max, ref_max.at(id));
         ++i;
     }
+    // Signed integers travel bit-packed on every wire format but raw: negative values, and
+    // values that need every bit, come back exact (minima of 8- and 4-byte values).
+    auto signed_value = [](int src, lindex_t id) {
+        const std::int64_t v = std::int64_t(src + 1) * 1000003 + id;
+        return id % 5 == 0 ? -v : (id % 7 == 0 ? v << 30 : v);
+    };
+    std::vector<std::int64_t> s8;
+    std::vector<std::int32_t> s4;
+    for (int d = 0, k = 0; d < p_; ++d) {
+        for (int c = 0; c < sc[std::size_t(d)]; ++c, ++k) {
+            s8.push_back(signed_value(r_, ids[std::size_t(k)]));
+            s4.push_back(std::int32_t(signed_value(r_, ids[std::size_t(k)]) % 2000000007));
+        }
+    }
+    std::map<lindex_t, std::int64_t> ref_min8;
+    std::map<lindex_t, std::int32_t> ref_min4;
+    for (int s = 0; s < p_; ++s) {
+        for (const lindex_t id : block(s, r_)) {
+            const std::int64_t v = signed_value(s, id);
+            const auto v4 = std::int32_t(v % 2000000007);
+            auto [a, fresh8] = ref_min8.try_emplace(id, v);
+            if (!fresh8) a->second = std::min(a->second, v);
+            auto [b, fresh4] = ref_min4.try_emplace(id, v4);
+            if (!fresh4) b->second = std::min(b->second, v4);
+        }
+    }
+    std::vector<std::int64_t> out_s8;
+    std::vector<std::int32_t> out_s4;
+    std::vector<lindex_t> ids4;
+    comm_->reduce_scatter_pairs(
+        std::span<const lindex_t>(ids), std::span<const std::int64_t>(s8), std::span<const int>(sc),
+        universe, [](std::int64_t a, std::int64_t b) { return std::min(a, b); }, out_ids, out_s8,
+        "fold-signed-8");
+    comm_->reduce_scatter_pairs(
+        std::span<const lindex_t>(ids), std::span<const std::int32_t>(s4), std::span<const int>(sc),
+        universe, [](std::int32_t a, std::int32_t b) { return std::min(a, b); }, ids4, out_s4,
+        "fold-signed-4");
+    ASSERT_EQ(out_s8.size(), ref_min8.size());
+    ASSERT_EQ(out_s4.size(), ref_min4.size());
+    i = 0;
+    for (const auto& [id, v] : ref_min8) {
+        EXPECT_EQ(out_ids[i], id);
+        EXPECT_EQ(ids4[i], id);
+        EXPECT_EQ(out_s8[i], v);
+        EXPECT_EQ(out_s4[i], ref_min4.at(id));
+        ++i;
+    }
     // An empty value type sends ids only: the result is the union of the ids.
     struct Nothing {};
     std::vector<Nothing> none(ids.size());

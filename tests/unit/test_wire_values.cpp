@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <random>
 #include <vector>
 
@@ -73,4 +74,52 @@ TEST(WireValues, MalformedBlocksAreRejected) {
     const std::vector<char> huge = {char(8),    char(0xff), char(0xff), char(0xff), char(0xff),
                                     char(0xff), char(0xff), char(0xff), char(0x7f), 'x'};
     EXPECT_THROW(wire::decode_values(huge, out), gridblas::CommError);
+}
+
+TEST(WireValues, ValuesOfFourAndEightBytesAtAnyAlignmentRoundTrip) {
+    // Signed values keep their bit patterns: a negative 8-byte value takes all 64 bits, a
+    // negative 4-byte one 32.
+    const std::vector<std::int64_t> v8 = {0, 5, -1, 1ll << 40, -(1ll << 62), 77};
+    const std::vector<std::int32_t> v4 = {0, 5, -1, 1 << 30, -7, 77};
+    for (std::size_t shift : {0u, 1u, 3u}) {
+        std::vector<char> raw8(shift + v8.size() * 8), raw4(shift + v4.size() * 4);
+        std::memcpy(raw8.data() + shift, v8.data(), v8.size() * 8);
+        std::memcpy(raw4.data() + shift, v4.data(), v4.size() * 4);
+        std::vector<char> buf8, buf4;
+        const std::size_t n8 = wire::encode_values(raw8.data() + shift, v8.size(), 8, buf8);
+        const std::size_t n4 = wire::encode_values(raw4.data() + shift, v4.size(), 4, buf4);
+        EXPECT_EQ(buf8[0], char(64));
+        EXPECT_EQ(buf4[0], char(32));
+        // The same block as the widened values give.
+        std::vector<std::uint64_t> wide4;
+        for (const std::int32_t x : v4) wide4.push_back(std::uint32_t(x));
+        std::vector<char> ref4;
+        wire::encode_values(wide4, ref4);
+        EXPECT_EQ(buf4, ref4);
+        std::vector<char> back8(shift + v8.size() * 8), back4(shift + v4.size() * 4);
+        EXPECT_EQ(wire::decode_values(buf8, v8.size(), 8, back8.data() + shift), n8);
+        EXPECT_EQ(wire::decode_values(buf4, v4.size(), 4, back4.data() + shift), n4);
+        EXPECT_EQ(std::memcmp(back8.data() + shift, v8.data(), v8.size() * 8), 0);
+        EXPECT_EQ(std::memcmp(back4.data() + shift, v4.data(), v4.size() * 4), 0);
+    }
+    // Small non-negative values pack to their width.
+    const std::vector<std::int64_t> small = {3, 1000, 1 << 19};
+    std::vector<char> buf;
+    wire::encode_values(reinterpret_cast<const char*>(small.data()), small.size(), 8, buf);
+    EXPECT_EQ(buf.size(), 1 + 1 + (3 * 20 + 7) / 8u);
+}
+
+TEST(WireValues, FixedCountDecodingRejectsWhatDoesNotFit) {
+    std::vector<char> buf;
+    wire::encode_values(std::vector<std::uint64_t>{1, 2, 1ull << 33}, buf);
+    std::vector<char> out(64);
+    EXPECT_THROW(wire::decode_values(buf, 2, 8, out.data()), gridblas::CommError);  // count
+    EXPECT_THROW(wire::decode_values(buf, 3, 4, out.data()), gridblas::CommError);  // 34 bits
+    EXPECT_THROW(
+        wire::decode_values(std::span<const char>(buf.data(), buf.size() - 1), 3, 8, out.data()),
+        gridblas::CommError);  // truncated
+    EXPECT_THROW(wire::decode_values(buf, 3, 2, out.data()), gridblas::InvalidValue);
+    std::vector<char> enc;
+    EXPECT_THROW(wire::encode_values(out.data(), 1, 16, enc), gridblas::InvalidValue);
+    EXPECT_EQ(wire::decode_values(buf, 3, 8, out.data()), buf.size());
 }

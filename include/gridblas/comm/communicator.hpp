@@ -108,9 +108,12 @@ struct Payload;
 /// Type-erased monoid of reduce_scatter_pairs for values of `value_size` bytes (0 for empty
 /// value types: nothing is sent or combined). `merge(ctx, x, xv, nx, y, yv, ny, o, ov)` merges
 /// two ascending runs of pairs, adding the values of equal ids, and returns the length written
-/// (merge_pair_runs_typed, instantiated for the value type and the add).
+/// (merge_pair_runs_typed, instantiated for the value type and the add). `integer_values`:
+/// the values are integers of 4 or 8 bytes, which travel bit-packed (wire::encode_values)
+/// unless the wire format is raw.
 struct PairCombiner {
     std::size_t value_size = 0;
+    bool integer_values = false;
     std::size_t (*merge)(const void* ctx, const lindex_t* x, const char* xv, std::size_t nx,
                          const lindex_t* y, const char* yv, std::size_t ny, lindex_t* o,
                          char* ov) = nullptr;
@@ -417,6 +420,7 @@ void Communicator::reduce_scatter_pairs(std::span<const lindex_t> ids, std::span
     detail::PairCombiner comb;
     if constexpr (!std::is_empty_v<V>) {
         comb.value_size = sizeof(V);
+        comb.integer_values = std::is_integral_v<V> && (sizeof(V) == 4 || sizeof(V) == 8);
         comb.merge = [](const void* ctx, const lindex_t* x, const char* xv, std::size_t nx,
                         const lindex_t* y, const char* yv, std::size_t ny, lindex_t* o, char* ov) {
             return detail::merge_pair_runs_typed<V>(*static_cast<const Add*>(ctx), x, xv, nx, y, yv,

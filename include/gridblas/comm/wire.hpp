@@ -95,5 +95,16 @@ std::size_t encode_values(std::span<const std::uint64_t> values, std::vector<cha
 /// took. Throws CommError on a malformed or truncated encoding.
 std::size_t decode_values(std::span<const char> in, std::vector<std::uint64_t>& out);
 
+/// encode_values() of n unsigned integers of `value_size` bytes (4 or 8, at any alignment)
+/// at `values`: the same encoding, with no widened copy. Throws InvalidValue for another size.
+std::size_t encode_values(const char* values, std::size_t n, std::size_t value_size,
+                          std::vector<char>& out);
+
+/// Decodes the values at the start of `in` into `count` integers of `value_size` bytes (4
+/// or 8) at `out`; returns the bytes they took. Throws CommError on a malformed or
+/// truncated encoding, one of another count, or 4-byte values wider than 32 bits.
+std::size_t decode_values(std::span<const char> in, std::size_t count, std::size_t value_size,
+                          char* out);
+
 }  // namespace wire
 }  // namespace gridblas::comm

@@ -209,9 +209,11 @@ public:
     /// associative and commutative: backends combine in different orders (the butterfly
     /// combines blocks bound for the same rank at every intermediate hop, so each id crosses
     /// each link at most once per round), so floating-point sums may differ in the last bits
-    /// between backends. Ids travel in the communicator's wire format, values raw; an empty V
-    /// (e.g. Pattern) sends ids only. Throws InvalidValue (bad counts, values.size() !=
-    /// ids.size(), unsorted ids) or IndexOutOfBounds (id >= universe) before communicating.
+    /// between backends. Ids travel in the communicator's wire format; integer values of 4 or
+    /// 8 bytes bit-packed at the width of each block's largest (raw on the raw format), other
+    /// values raw; an empty V (e.g. Pattern) sends ids only. Throws InvalidValue (bad counts,
+    /// values.size() != ids.size(), unsorted ids) or IndexOutOfBounds (id >= universe) before
+    /// communicating.
     template <class V, class Add>
     void reduce_scatter_pairs(std::span<const lindex_t> ids, std::span<const V> values,
                               std::span<const int> send_counts, lindex_t universe, Add add,

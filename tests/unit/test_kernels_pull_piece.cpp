@@ -24,6 +24,14 @@ ParallelPolicy threaded_policy() {
     return p;
 }
 
+/// Serial, with chunks of four words: the scan's look-ahead crosses words and ends at chunks.
+ParallelPolicy four_word_chunks() {
+    ParallelPolicy p;
+    p.chunk_rows = 256;
+    p.max_threads = 1;
+    return p;
+}
+
 /// Rows with entries of a pull view, by a plain scan.
 std::vector<bool> nonempty_rows(const CompressedView<Pattern>& v) {
     std::vector<bool> has(v.n_outer, false);
@@ -39,7 +47,8 @@ TEST(OuterBitmap, ListsTheStoredRowsAndTheirPositions) {
     const Blocks<Pattern> b(t);
     for (const auto& [name, view] : b.pull_views()) {
         SCOPED_TRACE(name);
-        for (const ParallelPolicy& pol : {ParallelPolicy{}, threaded_policy()}) {
+        for (const ParallelPolicy& pol :
+             {ParallelPolicy{}, threaded_policy(), four_word_chunks()}) {
             const OuterBitmap ob(view, pol);
             EXPECT_TRUE(ob.fits(view.n_outer));
             const std::vector<bool> has = nonempty_rows(view);
@@ -63,7 +72,8 @@ TEST(BitmapOps, SetBitsSortedMatchesOneBitAtATime) {
         std::set<lindex_t> s;
         while (s.size() < n) s.insert(lindex_t(rng() % 8000));
         const std::vector<lindex_t> ids(s.begin(), s.end());
-        for (const ParallelPolicy& pol : {ParallelPolicy{}, threaded_policy()}) {
+        for (const ParallelPolicy& pol :
+             {ParallelPolicy{}, threaded_policy(), four_word_chunks()}) {
             std::vector<std::uint64_t> got(125, 0), want(125, 0);
             got[3] = want[3] = 0x5;  // bits already set stay set
             for (lindex_t i : ids) want[i >> 6] |= std::uint64_t(1) << (i & 63);
@@ -76,7 +86,7 @@ TEST(BitmapOps, SetBitsSortedMatchesOneBitAtATime) {
 TEST(BitmapOps, CollectCandidatesListsMarkedOutputsInOrderAndClearsThem) {
     std::mt19937_64 rng(5);
     const lindex_t len = 1000;
-    for (const ParallelPolicy& pol : {ParallelPolicy{}, threaded_policy()}) {
+    for (const ParallelPolicy& pol : {ParallelPolicy{}, threaded_policy(), four_word_chunks()}) {
         std::vector<std::uint64_t> has(bitmap_words(len), 0);
         std::vector<gindex_t> best(len, -1);
         std::vector<lindex_t> want_ids;
@@ -234,7 +244,8 @@ TEST(PullPiece, MatchesAPlainScanOnEveryFormatAndOffset) {
     std::uint64_t seed = 1;
     for (const auto& [name, view] : b.pull_views()) {
         SCOPED_TRACE(name);
-        for (const ParallelPolicy& pol : {ParallelPolicy{}, threaded_policy()}) {
+        for (const ParallelPolicy& pol :
+             {ParallelPolicy{}, threaded_policy(), four_word_chunks()}) {
             for (auto [offset, len] : {std::pair<lindex_t, lindex_t>{0, 700},
                                        {64, 300},
                                        {37, 333},

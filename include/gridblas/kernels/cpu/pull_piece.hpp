@@ -18,8 +18,12 @@
 ///    output whose candidate lies below all of the block's inputs is not visited at all);
 ///  - each output's result is combined with the earlier candidate (`best`, marked in `has`)
 ///    by the semiring's add.
-/// The first entries of a word's open outputs are prefetched before any is read: that is one
-/// cache miss per output, which the early exits would otherwise leave exposed.
+/// The first entry of each open output is prefetched 32 outputs ahead of its scan, across the
+/// words of a chunk: that is one cache miss per output, which the early exits would otherwise
+/// leave exposed. (Prefetching a word's open outputs before scanning them, as before, left
+/// the misses of sparse words exposed: a 2 x 2 BFS at Kronecker scale 20 took 19.6-20.7 ms
+/// per search against 17.4-18.1 with the ring, 16 outputs ahead 18.1-18.5, 64 ahead
+/// 17.9-18.5; one rank of two threads 13.8-14.4 against 13.1-14.2.)
 
 #include <algorithm>
 #include <bit>
@@ -107,48 +111,63 @@ std::uint64_t pull_piece(const CompressedView<A>& a, const OuterBitmap& stored,
     const std::size_t cw = std::max<std::size_t>(1, policy.chunk_rows / 64);
     const int threads = detail::threads_for(policy, std::size_t(pc.length) * 4);
     const std::size_t tail = pc.length & 63;
+    // Outputs whose first entry is in flight ahead of the scan (the ring's size, a power of 2).
+    constexpr unsigned kAhead = 32, kRing = 32;
+    static_assert(kAhead <= kRing && std::has_single_bit(kRing));
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1) reduction(+ : entries) \
     if (threads > 1)
     for (std::size_t c = 0; c < (words + cw - 1) / cw; ++c) {
-        lindex_t todo[64];
-        std::size_t pos[64];
-        for (std::size_t w = c * cw; w < std::min(words, (c + 1) * cw); ++w) {
+        // The chunk's open outputs come from a cursor over its words and wait in a ring
+        // while the first entry of each is prefetched, kAhead outputs ahead of the scan.
+        const std::size_t w_end = std::min(words, (c + 1) * cw);
+        std::size_t pw = c * cw;
+        const auto open_bits = [&](std::size_t w) {
             std::uint64_t open = ~pc.done[w];
             if (w + 1 == words && tail) open &= (std::uint64_t(1) << tail) - 1;
-            if (!open) continue;
-            open &= stored.word_at(std::size_t(pc.offset) + w * 64);
-            if (!open) continue;
-            const std::uint64_t had = pc.has[w];
-            // Prefetch the first entry of each open output of the word, then scan them.
-            int n = 0;
-            while (open) {
-                const lindex_t v = lindex_t(w * 64 + std::size_t(std::countr_zero(open)));
+            return open ? open & stored.word_at(std::size_t(pc.offset) + w * 64) : open;
+        };
+        std::uint64_t open = open_bits(pw);
+        lindex_t ring_v[kRing];
+        std::size_t ring_k[kRing];
+        unsigned head = 0, fill = 0;
+        const auto refill = [&] {
+            while (fill - head < kAhead) {
+                while (!open) {
+                    if (++pw >= w_end) return;
+                    open = open_bits(pw);
+                }
+                const lindex_t v = lindex_t(pw * 64 + std::size_t(std::countr_zero(open)));
                 open &= open - 1;
                 if constexpr (bounded) {
                     // A candidate below every input of this block cannot be improved here:
                     // the output is not visited (no lookup, no cache miss on its entries).
-                    if (((had >> (v & 63)) & 1) && bound(pc.best[v]) == 0) continue;
+                    if (((pc.has[v >> 6] >> (v & 63)) & 1) && bound(pc.best[v]) == 0) continue;
                 }
                 const std::size_t k = stored.position(pc.offset + v);
-                todo[n] = v;
-                pos[n++] = k;
                 __builtin_prefetch(a.inner + a.ptr[k]);
+                ring_v[fill % kRing] = v;
+                ring_k[fill % kRing] = k;
+                ++fill;
             }
-            std::uint64_t got = 0;
-            for (int t = 0; t < n; ++t) {
-                const lindex_t v = todo[t];
-                const std::uint64_t m = std::uint64_t(1) << (v & 63);
-                lindex_t stop = no_stop;
-                if constexpr (bounded) {
-                    if (had & m) stop = bound(pc.best[v]);
-                }
-                Y r{};
-                if (detail::piece_row<S>(a, av, xa, pos[t], stop, to_global, r, entries)) {
-                    pc.best[v] = (had & m) ? S::add(pc.best[v], r) : r;
-                    got |= m;
-                }
+        };
+        refill();
+        while (head != fill) {
+            const lindex_t v = ring_v[head % kRing];
+            const std::size_t k = ring_k[head % kRing];
+            ++head;
+            refill();
+            std::uint64_t& hw = pc.has[v >> 6];
+            const std::uint64_t m = std::uint64_t(1) << (v & 63);
+            const bool had = (hw & m) != 0;
+            lindex_t stop = no_stop;
+            if constexpr (bounded) {
+                if (had) stop = bound(pc.best[v]);
             }
-            pc.has[w] = had | got;
+            Y r{};
+            if (detail::piece_row<S>(a, av, xa, k, stop, to_global, r, entries)) {
+                pc.best[v] = had ? S::add(pc.best[v], r) : r;
+                hw |= m;
+            }
         }
     }
     return entries;
@@ -205,6 +224,16 @@ void append_final_candidates(std::uint64_t* has, const Y* best, lindex_t length,
                              std::uint64_t* done, lindex_t first, std::vector<lindex_t>& ids,
                              std::vector<Y>& vals) {
     const std::size_t words = bitmap_words(length);
+    std::size_t count = 0;
+    for (std::size_t w = 0; w < words; ++w) count += std::size_t(std::popcount(has[w]));
+    if (count == 0) return;
+    // Written through pointers into the grown lists: push_back stores the lists' ends on
+    // every find (a 2 x 2 BFS at Kronecker scale 20 spent 4.4 per cent of its CPU here so).
+    const std::size_t at = ids.size();
+    ids.resize(at + count);
+    vals.resize(at + count);
+    lindex_t* oi = ids.data() + at;
+    Y* ov = vals.data() + at;
     for (std::size_t w = 0; w < words; ++w) {
         std::uint64_t b = has[w];
         if (!b) continue;
@@ -213,8 +242,8 @@ void append_final_candidates(std::uint64_t* has, const Y* best, lindex_t length,
         while (b) {
             const lindex_t v = lindex_t(w * 64 + std::size_t(std::countr_zero(b)));
             b &= b - 1;
-            ids.push_back(first + v);
-            vals.push_back(best[v]);
+            *oi++ = first + v;
+            *ov++ = best[v];
         }
     }
 }

@@ -5,6 +5,7 @@
 
 #include "gridblas/comm/wire.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -81,12 +82,26 @@ void encode_bitmap(std::span<const lindex_t> ids, char* p) {
     p = put_varint(p, lo);
     p = put_varint(p, nbits);
     const std::size_t nbytes = (nbits + 7) / 8;
+    // The bits gather in a 64-bit word, stored (little-endian, byte b holding ids lo + 8b ..
+    // lo + 8b + 7) when the ids move past it: one store per word instead of one per id.
+    std::uint64_t word = 0;
+    std::uint64_t at = 0;  // first bit of `word`
+    const auto flush = [&] {
+        const std::size_t b = at / 8;
+        const std::size_t n = std::min<std::size_t>(8, nbytes - b);
+        std::memcpy(p + b, &word, n);
+    };
     std::memset(p, 0, nbytes);
-    auto* bytes = reinterpret_cast<unsigned char*>(p);
     for (const lindex_t id : ids) {
-        const lindex_t b = id - lo;
-        bytes[b >> 3] |= static_cast<unsigned char>(1u << (b & 7));
+        const std::uint64_t bit = std::uint64_t(id - lo);
+        if (bit - at >= 64) {
+            flush();
+            word = 0;
+            at = bit & ~std::uint64_t(63);
+        }
+        word |= std::uint64_t(1) << (bit - at);
     }
+    flush();
 }
 
 // Parsed frame: header fields plus where its payload starts and ends.
@@ -330,18 +345,24 @@ std::size_t decode_into_bits(std::span<const char> in, lindex_t universe, std::u
             throw CommError("bitmap id frame reaches past the universe " +
                             std::to_string(universe));
         }
-        // OR whole bytes in place: byte b covers ids lo + 8b .. lo + 8b + 7.
-        const auto* p = reinterpret_cast<const unsigned char*>(f.payload);
+        // OR eight bytes at a time: byte b covers ids lo + 8b .. lo + 8b + 7, so the word
+        // read at byte b covers lo + 8b .. lo + 8b + 63 and lands across at most two words.
+        const char* p = f.payload;
         const std::size_t nbytes = (f.nbits + 7) / 8;
-        const unsigned tail = static_cast<unsigned>(f.nbits & 7);
-        for (std::size_t b = 0; b < nbytes; ++b) {
-            std::uint64_t v = p[b];
-            if (b + 1 == nbytes && tail != 0) v &= (1u << tail) - 1;  // ignore bits past range
+        for (std::size_t b = 0; b < nbytes; b += 8) {
+            std::uint64_t v = 0;
+            if (nbytes - b >= 8) {
+                std::memcpy(&v, p + b, 8);
+            } else {
+                std::memcpy(&v, p + b, nbytes - b);
+            }
+            const std::uint64_t first = 8 * std::uint64_t(b);
+            if (f.nbits - first < 64) v &= (std::uint64_t(1) << (f.nbits - first)) - 1;
             if (v == 0) continue;
-            const std::uint64_t pos = f.lo + 8 * b;
+            const std::uint64_t pos = f.lo + first;
             const unsigned sh = pos & 63;
             bits[pos >> 6] |= v << sh;
-            if (sh > 56 && (v >> (64 - sh)) != 0) bits[(pos >> 6) + 1] |= v >> (64 - sh);
+            if (sh != 0 && (v >> (64 - sh)) != 0) bits[(pos >> 6) + 1] |= v >> (64 - sh);
         }
     }
     return used;

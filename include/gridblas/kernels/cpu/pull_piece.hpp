@@ -21,9 +21,9 @@
 /// The first entry of each open output is prefetched 32 outputs ahead of its scan, across the
 /// words of a chunk: that is one cache miss per output, which the early exits would otherwise
 /// leave exposed. (Prefetching a word's open outputs before scanning them, as before, left
-/// the misses of sparse words exposed: a 2 x 2 BFS at Kronecker scale 20 took 19.6-20.7 ms
+/// the misses of sparse words exposed: a 2 x 2 BFS at Kronecker scale 20 took 18.9-20.8 ms
 /// per search against 17.4-18.1 with the ring, 16 outputs ahead 18.1-18.5, 64 ahead
-/// 17.9-18.5; one rank of two threads 13.8-14.4 against 13.1-14.2.)
+/// 17.9-18.5; one rank of two threads 13.6-14.8 against 12.5-14.2.)
 
 #include <algorithm>
 #include <bit>

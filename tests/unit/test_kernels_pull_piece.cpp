@@ -99,12 +99,21 @@ TEST(BitmapOps, CollectCandidatesListsMarkedOutputsInOrderAndClearsThem) {
                 want_vals.push_back(best[v]);
             }
         }
-        std::vector<lindex_t> ids;
-        std::vector<gindex_t> vals;
+        const std::vector<std::uint64_t> has0 = has;
+        std::vector<lindex_t> ids = {7, 7};  // replaced, not appended to
+        std::vector<gindex_t> vals = {7, 7};
         collect_candidates(has.data(), best.data(), len, ids, vals, pol);
         EXPECT_EQ(ids, want_ids);
         EXPECT_EQ(vals, want_vals);
         EXPECT_TRUE(std::all_of(has.begin(), has.end(), [](std::uint64_t w) { return w == 0; }));
+        // Into a sparse vector's own lists (values in a ValueArray, left unzeroed when grown).
+        has = has0;
+        SparseVector<gindex_t> y(len);
+        y.push_back(3, 5);
+        collect_candidates(has.data(), best.data(), len, y.indices(), y.values(), pol);
+        EXPECT_EQ(y.indices(), want_ids);
+        ASSERT_EQ(y.values().size(), want_vals.size());
+        EXPECT_TRUE(std::equal(want_vals.begin(), want_vals.end(), y.values().data()));
     }
 }
 

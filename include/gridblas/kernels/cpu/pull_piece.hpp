@@ -173,12 +173,25 @@ std::uint64_t pull_piece(const CompressedView<A>& a, const OuterBitmap& stored,
     return entries;
 }
 
+namespace detail {
+/// Resizes a list that the caller writes whole next: without zeroing the new elements where
+/// the container can (ValueArray::resize_for_overwrite), else by resize().
+template <class C>
+void resize_to_overwrite(C& c, std::size_t n) {
+    if constexpr (requires { c.resize_for_overwrite(n); }) {
+        c.resize_for_overwrite(n);
+    } else {
+        c.resize(n);
+    }
+}
+}  // namespace detail
+
 /// Moves the candidates of a piece into a list: ids (ascending) get the outputs marked in
 /// `has[0 .. bitmap_words(length))`, vals their `best` values, and `has` is cleared. Runs
 /// on several threads for long pieces (each counts its words' bits, then writes its part).
-template <class Y>
-void collect_candidates(std::uint64_t* has, const Y* best, lindex_t length,
-                        std::vector<lindex_t>& ids, std::vector<Y>& vals,
+/// `ids` is a std::vector; `vals` a std::vector or a ValueArray of Y.
+template <class Y, class Ids, class Vals>
+void collect_candidates(std::uint64_t* has, const Y* best, lindex_t length, Ids& ids, Vals& vals,
                         const ParallelPolicy& policy = {}) {
     const std::size_t words = bitmap_words(length);
     const int threads = detail::threads_for(policy, words * 16);
@@ -194,9 +207,13 @@ void collect_candidates(std::uint64_t* has, const Y* best, lindex_t length,
     });
     for (int t = 0; t < parts; ++t) counts[t + 1] += counts[t];
     ::gridblas::detail::reserve_huge(ids, counts[parts]);
-    ::gridblas::detail::reserve_huge(vals, counts[parts]);
-    ids.resize(counts[parts]);
-    vals.resize(counts[parts]);
+    if constexpr (requires { vals.reserve_huge(counts[parts]); }) {
+        vals.reserve_huge(counts[parts]);
+    } else {
+        ::gridblas::detail::reserve_huge(vals, counts[parts]);
+    }
+    detail::resize_to_overwrite(ids, counts[parts]);
+    detail::resize_to_overwrite(vals, counts[parts]);
     lindex_t* oi = ids.data();
     Y* ov = vals.data();
     detail::run_parts(parts, [&](int t) {

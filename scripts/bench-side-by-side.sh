@@ -25,7 +25,9 @@
 # times, ratios to GapBS's mean in the same round, and peak memory.
 #
 # An entry of --ranks may name a grid shape: "4:1x4" runs 4 ranks on a 1 x 4 grid (the default
-# is the most square shape, 2 x 2 for 4 ranks).
+# is the most square shape, 2 x 2 for 4 ranks), and a parent mode after a slash: "4/any" or
+# "4:1x4/any" runs gridblas-bfs --parents any (the default is min: the smallest-id parent,
+# the same on every grid; GapBS and Graph500 accept any parent).
 #
 # --placement os (default) leaves every process unbound (mpirun --bind-to none) and lets the
 # kernel place them. --placement rows binds: rank r of p to cores floor(r*c/p) and on (c = the
@@ -163,12 +165,21 @@ run() {
 
 for round in $(seq 1 "$rounds"); do
     for entry in $ranks; do
+        mode=""
+        if [[ $entry == */* ]]; then
+            mode=${entry#*/}
+            entry=${entry%%/*}
+        fi
         p=${entry%%:*}
         grid_args=()
         name="gridblas-np$p"
         if [[ $entry == *:* ]]; then
             grid_args=(--grid "${entry#*:}")
             name="gridblas-np$p-${entry#*:}"
+        fi
+        if [[ -n $mode ]]; then
+            grid_args+=(--parents "$mode")
+            name="$name-$mode"
         fi
         threads=1
         [[ $p -eq 1 ]] && threads=2
@@ -184,7 +195,7 @@ for round in $(seq 1 "$rounds"); do
     fi
     if [[ -n $combblas ]]; then
         for entry in $ranks; do
-            p=${entry%%:*}
+            p=${entry%%[:/]*}
             q=1
             while ((q * q < p)); do q=$((q + 1)); done
             ((q * q == p)) || continue
@@ -227,12 +238,19 @@ def grab(name, r):
     return (float(m.group(1)) * 1e3 if m else None), mem
 
 def row(entry):
+    entry, _, mode = entry.partition("/")
     p, _, shape = entry.partition(":")
     label = f"gridblas, {p} rank{'s' if p != '1' else ''} x {2 if p == '1' else 1} thread{'s' if p == '1' else ''}"
-    return (f"gridblas-np{p}-{shape}", f"{label}, {shape} grid") if shape else (f"gridblas-np{p}", label)
+    name = f"gridblas-np{p}-{shape}" if shape else f"gridblas-np{p}"
+    if shape:
+        label += f", {shape} grid"
+    if mode:
+        name += f"-{mode}"
+        label += f", {mode} parents"
+    return name, label
 rows = [row(e) for e in ranks]
 rows += [("gapbs", "GapBS bfs, 2 threads"), ("suitesparse", "SuiteSparse:GraphBLAS push/pull, 2 threads")]
-for p in dict.fromkeys(int(e.partition(":")[0]) for e in ranks):
+for p in dict.fromkeys(int(re.split("[:/]", e)[0]) for e in ranks):
     q = round(p ** 0.5)
     if q * q == p:
         t = "2 threads" if p == 1 else "1 thread"

@@ -280,6 +280,43 @@ TEST(Spmv, MinSecondiPullReadsBlocksInAscendingOrder) {
     EXPECT_EQ(read, std::uint64_t(n));
 }
 
+namespace {
+/// The inputs of each of the `nout` outputs of vxm (is_vxm) or mxv with matrix `am`, in
+/// ascending order.
+std::vector<std::vector<gindex_t>> inputs_of(const ref::Mat<std::int64_t>& am, gindex_t nout,
+                                             bool is_vxm) {
+    std::vector<std::vector<gindex_t>> inputs(static_cast<std::size_t>(nout));
+    for (const auto& [ij, v] : am) {
+        if (is_vxm) {
+            inputs[std::size_t(ij.second)].push_back(ij.first);
+        } else {
+            inputs[std::size_t(ij.first)].push_back(ij.second);
+        }
+    }
+    for (auto& in : inputs) std::sort(in.begin(), in.end());
+    return inputs;
+}
+
+/// w = u ⊕.⊗ A (is_vxm) or A ⊕.⊗ u by semiring s, pulled, with the complement of `mask`'s
+/// structure when `masked` (no mask otherwise: complemented, it would allow nothing), in
+/// chunks of 64 outputs for the pipelined schedules.
+template <class S>
+void pull_in_chunks_of_64(const S& s, DistVector<std::int64_t>& w, bool masked,
+                          const DistVector<std::int64_t>& mask, const DistVector<std::int64_t>& u,
+                          const DistMatrix<std::int64_t>& a, bool is_vxm,
+                          SpmvWorkspace<std::int64_t, std::int64_t, std::int64_t>& ws) {
+    Descriptor d;
+    d.direction = Direction::pull;
+    d.mask_complement = masked;
+    d.mask_structural = true;
+    ws.ascending_chunk_outputs = 64;
+    if (is_vxm && masked) vxm(w, mask, no_accum, s, u, a, d, &ws);
+    if (is_vxm && !masked) vxm(w, no_mask, no_accum, s, u, a, d, &ws);
+    if (!is_vxm && masked) mxv(w, mask, no_accum, s, a, u, d, &ws);
+    if (!is_vxm && !masked) mxv(w, no_mask, no_accum, s, a, u, d, &ws);
+}
+}  // namespace
+
 // The ascending schedule in chunks of 64 outputs, so that a piece passes through the fold in
 // several chunks (and a fold rank may get a chunk home while it passes another on): the
 // results equal the reference on every grid shape, with and without a complemented
@@ -295,16 +332,7 @@ TEST(Spmv, MinSecondiAscendingChunksReadAsOneRank) {
         auto a = test::make_matrix(grid, n, m, am);
         for (bool is_vxm : {true, false}) {
             const gindex_t nin = is_vxm ? n : m, nout = is_vxm ? m : n;
-            // The inputs of each output in ascending order.
-            std::vector<std::vector<gindex_t>> inputs(static_cast<std::size_t>(nout));
-            for (const auto& [ij, v] : am) {
-                if (is_vxm) {
-                    inputs[std::size_t(ij.second)].push_back(ij.first);
-                } else {
-                    inputs[std::size_t(ij.first)].push_back(ij.second);
-                }
-            }
-            for (auto& in : inputs) std::sort(in.begin(), in.end());
+            const auto inputs = inputs_of(am, nout, is_vxm);
             const auto um = test::random_vec<std::int64_t>(rng, nin, 0.3);
             const auto mm = test::random_vec<std::int64_t>(rng, nout, 0.4, 0, 1);
             for (bool masked : {false, true}) {
@@ -323,17 +351,9 @@ TEST(Spmv, MinSecondiAscendingChunksReadAsOneRank) {
                 auto u = test::make_vector(grid, nin, um);
                 auto mask = test::make_vector(grid, nout, mm);
                 DistVector<std::int64_t> w(grid, nout);
-                Descriptor d;
-                d.direction = Direction::pull;
-                d.mask_complement = masked;  // (no mask, complemented, would allow nothing)
-                d.mask_structural = true;
                 SpmvWorkspace<std::int64_t, std::int64_t, std::int64_t> ws;
-                ws.ascending_chunk_outputs = 64;
-                const min_secondi<std::int64_t> s;
-                if (is_vxm && masked) vxm(w, mask, no_accum, s, u, a, d, &ws);
-                if (is_vxm && !masked) vxm(w, no_mask, no_accum, s, u, a, d, &ws);
-                if (!is_vxm && masked) mxv(w, mask, no_accum, s, a, u, d, &ws);
-                if (!is_vxm && !masked) mxv(w, no_mask, no_accum, s, a, u, d, &ws);
+                pull_in_chunks_of_64(min_secondi<std::int64_t>{}, w, masked, mask, u, a, is_vxm,
+                                     ws);
                 const std::string what = std::string(is_vxm ? "vxm" : "mxv") +
                                          (masked ? " masked" : "") + " grid " + std::to_string(pr) +
                                          "x" + std::to_string(pc);
@@ -348,6 +368,82 @@ TEST(Spmv, MinSecondiAscendingChunksReadAsOneRank) {
                     // that a later rank holds, never fewer than one rank.
                     EXPECT_GE(read, one_rank_reads) << what;
                 }
+            }
+        }
+    }
+}
+
+// The rotating pipeline of positional "any", in chunks of 64 outputs so that a piece passes
+// through the fold in several steps: on every grid shape, with and without a complemented
+// structural mask, each output with a present input gets one of them, and the entries read
+// over all ranks are exactly those of the rotation's order: each output's inputs block by
+// block, starting at the block of the rank that owns the output and going round the fold,
+// ascending within a block up to the first present one. (A chunk whose finds were not
+// marked done on its way would be read again by the ranks after.)
+TEST(Spmv, AnySecondiRotatingPipelineReadsInRotationOrder) {
+    std::mt19937_64 rng(29);
+    const gindex_t n = 301, m = 389;
+    const auto am = test::random_mat<std::int64_t>(rng, n, m, 0.04, 1, 9);
+    for (auto [pr, pc] : test::grid_shapes(test::world_size())) {
+        auto grid = ProcessGrid::create(MPI_COMM_WORLD, pr, pc);
+        auto a = test::make_matrix(grid, n, m, am);
+        for (bool is_vxm : {true, false}) {
+            const gindex_t nin = is_vxm ? n : m, nout = is_vxm ? m : n;
+            const Distribution din(nin, pr, pc), dout(nout, pr, pc);
+            // vxm folds along a grid column over row blocks, mxv along a grid row over
+            // column blocks; the owner of an output is its piece's place in that fold.
+            const int q = is_vxm ? pr : pc;
+            const auto block_of = [&](gindex_t i) {
+                return is_vxm ? din.row_block_of(i) : din.col_block_of(i);
+            };
+            const auto owner_of = [&](gindex_t o) {
+                const int k = dout.piece_of(o);
+                return is_vxm ? dout.row_of_piece(k) : dout.col_of_piece(k);
+            };
+            const auto inputs = inputs_of(am, nout, is_vxm);
+            const auto um = test::random_vec<std::int64_t>(rng, nin, 0.3);
+            const auto mm = test::random_vec<std::int64_t>(rng, nout, 0.4, 0, 1);
+            for (bool masked : {false, true}) {
+                std::vector<gindex_t> found;
+                std::uint64_t rotation_reads = 0;
+                for (gindex_t o = 0; o < nout; ++o) {
+                    if (masked && mm.count(o)) continue;
+                    bool hit = false;
+                    for (int d = 0; d < q && !hit; ++d) {
+                        const int blk = (owner_of(o) + d) % q;
+                        for (gindex_t i : inputs[std::size_t(o)]) {
+                            if (block_of(i) != blk) continue;
+                            ++rotation_reads;
+                            if (um.count(i)) {
+                                hit = true;
+                                break;
+                            }
+                        }
+                    }
+                    if (hit) found.push_back(o);
+                }
+                auto u = test::make_vector(grid, nin, um);
+                auto mask = test::make_vector(grid, nout, mm);
+                DistVector<std::int64_t> w(grid, nout);
+                SpmvWorkspace<std::int64_t, std::int64_t, std::int64_t> ws;
+                pull_in_chunks_of_64(any_secondi<std::int64_t>{}, w, masked, mask, u, a, is_vxm,
+                                     ws);
+                const std::string what = std::string(is_vxm ? "vxm" : "mxv") +
+                                         (masked ? " masked" : "") + " grid " + std::to_string(pr) +
+                                         "x" + std::to_string(pc);
+                ASSERT_EQ(ws.last_direction, Direction::pull) << what;
+                const auto got = test::to_map(w);
+                std::vector<gindex_t> got_ids;
+                for (const auto& [o, k] : got) {
+                    got_ids.push_back(o);
+                    EXPECT_TRUE(um.count(k)) << what << ": output " << o << " names input " << k;
+                    const auto edge = is_vxm ? std::pair{k, o} : std::pair{o, k};
+                    EXPECT_TRUE(am.count(edge)) << what << ": no entry for output " << o;
+                }
+                EXPECT_EQ(got_ids, found) << what;
+                std::uint64_t read = ws.last_entries;
+                MPI_Allreduce(MPI_IN_PLACE, &read, 1, MPI_UINT64_T, MPI_SUM, MPI_COMM_WORLD);
+                EXPECT_EQ(read, rotation_reads) << what;
             }
         }
     }

@@ -297,14 +297,18 @@ std::vector<std::vector<gindex_t>> inputs_of(const ref::Mat<std::int64_t>& am, g
     return inputs;
 }
 
-/// w = u ⊕.⊗ A (is_vxm) or A ⊕.⊗ u by semiring s, pulled, with the complement of `mask`'s
-/// structure when `masked` (no mask otherwise: complemented, it would allow nothing), in
-/// chunks of 64 outputs for the pipelined schedules.
-template <class S>
-void pull_in_chunks_of_64(const S& s, DistVector<std::int64_t>& w, bool masked,
-                          const DistVector<std::int64_t>& mask, const DistVector<std::int64_t>& u,
-                          const DistMatrix<std::int64_t>& a, bool is_vxm,
-                          SpmvWorkspace<std::int64_t, std::int64_t, std::int64_t>& ws) {
+/// u ⊕.⊗ A (is_vxm) or A ⊕.⊗ u by semiring s for the vectors `um` (nin entries) and, with
+/// `masked`, the complement of `mm`'s structure as the mask (nout entries; no mask otherwise:
+/// complemented, it would allow nothing), pulled in chunks of 64 outputs for the pipelined
+/// schedules. Returns the result.
+template <class S, class Grid>
+DistVector<std::int64_t> pull_in_chunks_of_64(
+    const S& s, const Grid& grid, gindex_t nin, gindex_t nout, const ref::Vec<std::int64_t>& um,
+    const ref::Vec<std::int64_t>& mm, bool masked, const DistMatrix<std::int64_t>& a, bool is_vxm,
+    SpmvWorkspace<std::int64_t, std::int64_t, std::int64_t>& ws) {
+    auto u = test::make_vector(grid, nin, um);
+    auto mask = test::make_vector(grid, nout, mm);
+    DistVector<std::int64_t> w(grid, nout);
     Descriptor d;
     d.direction = Direction::pull;
     d.mask_complement = masked;
@@ -314,6 +318,13 @@ void pull_in_chunks_of_64(const S& s, DistVector<std::int64_t>& w, bool masked,
     if (is_vxm && !masked) vxm(w, no_mask, no_accum, s, u, a, d, &ws);
     if (!is_vxm && masked) mxv(w, mask, no_accum, s, a, u, d, &ws);
     if (!is_vxm && !masked) mxv(w, no_mask, no_accum, s, a, u, d, &ws);
+    return w;
+}
+
+/// The case's name in failure messages.
+std::string pull_case(bool is_vxm, bool masked, int pr, int pc) {
+    return std::string(is_vxm ? "vxm" : "mxv") + (masked ? " masked" : "") + " grid " +
+           std::to_string(pr) + "x" + std::to_string(pc);
 }
 }  // namespace
 
@@ -348,15 +359,10 @@ TEST(Spmv, MinSecondiAscendingChunksReadAsOneRank) {
                         }
                     }
                 }
-                auto u = test::make_vector(grid, nin, um);
-                auto mask = test::make_vector(grid, nout, mm);
-                DistVector<std::int64_t> w(grid, nout);
                 SpmvWorkspace<std::int64_t, std::int64_t, std::int64_t> ws;
-                pull_in_chunks_of_64(min_secondi<std::int64_t>{}, w, masked, mask, u, a, is_vxm,
-                                     ws);
-                const std::string what = std::string(is_vxm ? "vxm" : "mxv") +
-                                         (masked ? " masked" : "") + " grid " + std::to_string(pr) +
-                                         "x" + std::to_string(pc);
+                const auto w = pull_in_chunks_of_64(min_secondi<std::int64_t>{}, grid, nin, nout,
+                                                    um, mm, masked, a, is_vxm, ws);
+                const std::string what = pull_case(is_vxm, masked, pr, pc);
                 ASSERT_EQ(ws.last_direction, Direction::pull) << what;
                 EXPECT_EQ(test::to_map(w), expect) << what;
                 std::uint64_t read = ws.last_entries;
@@ -422,15 +428,10 @@ TEST(Spmv, AnySecondiRotatingPipelineReadsInRotationOrder) {
                     }
                     if (hit) found.push_back(o);
                 }
-                auto u = test::make_vector(grid, nin, um);
-                auto mask = test::make_vector(grid, nout, mm);
-                DistVector<std::int64_t> w(grid, nout);
                 SpmvWorkspace<std::int64_t, std::int64_t, std::int64_t> ws;
-                pull_in_chunks_of_64(any_secondi<std::int64_t>{}, w, masked, mask, u, a, is_vxm,
-                                     ws);
-                const std::string what = std::string(is_vxm ? "vxm" : "mxv") +
-                                         (masked ? " masked" : "") + " grid " + std::to_string(pr) +
-                                         "x" + std::to_string(pc);
+                const auto w = pull_in_chunks_of_64(any_secondi<std::int64_t>{}, grid, nin, nout,
+                                                    um, mm, masked, a, is_vxm, ws);
+                const std::string what = pull_case(is_vxm, masked, pr, pc);
                 ASSERT_EQ(ws.last_direction, Direction::pull) << what;
                 const auto got = test::to_map(w);
                 std::vector<gindex_t> got_ids;

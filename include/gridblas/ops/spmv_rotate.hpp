@@ -59,15 +59,11 @@
 /// column on one core: 18.8 ms a search against 22.4–23.4).
 
 #include <algorithm>
-#include <bit>
-#include <cstring>
 #include <memory>
-#include <string>
 #include <type_traits>
 
 #include "gridblas/comm/wire.hpp"
 #include "gridblas/core/collective_check.hpp"
-#include "gridblas/core/error.hpp"
 #include "gridblas/kernels/cpu/pull_piece.hpp"
 #include "gridblas/matrix/detail/huge_pages.hpp"
 #include "gridblas/ops/output_stage.hpp"

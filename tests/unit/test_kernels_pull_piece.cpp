@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 
+#include "gridblas/matrix/detail/default_init.hpp"
 #include "test_kernels_common.hpp"
 
 namespace {
@@ -117,17 +118,20 @@ TEST(BitmapOps, CollectCandidatesListsMarkedOutputsInOrderAndClearsThem) {
     }
 }
 
-TEST(BitmapOps, AppendFinalCandidatesMarksThemDoneAndAppendsShifted) {
+/// append_final_candidates into lists of type Ids / Vals (std::vector, or the
+/// OverwriteVector of the rotating pull, which grows without zeroing).
+template <class Ids, class Vals>
+void check_append_final_candidates() {
     std::mt19937_64 rng(9);
     const lindex_t len = 700;  // not a multiple of 64
     const lindex_t first = 5000;
     std::vector<std::uint64_t> has(bitmap_words(len), 0), done(bitmap_words(len), 0);
     std::vector<gindex_t> best(len, -1);
     // Lists already holding an earlier chunk's finds keep them in front.
-    std::vector<lindex_t> ids{1, 2};
-    std::vector<gindex_t> vals{10, 20};
-    std::vector<lindex_t> want_ids = ids;
-    std::vector<gindex_t> want_vals = vals;
+    Ids ids{1, 2};
+    Vals vals{10, 20};
+    std::vector<lindex_t> want_ids{1, 2};
+    std::vector<gindex_t> want_vals{10, 20};
     std::vector<std::uint64_t> want_done(done.size(), 0);
     for (lindex_t v = 0; v < len; ++v) {
         const bool was_done = rng() % 4 == 0;
@@ -143,10 +147,16 @@ TEST(BitmapOps, AppendFinalCandidatesMarksThemDoneAndAppendsShifted) {
         }
     }
     append_final_candidates(has.data(), best.data(), len, done.data(), first, ids, vals);
-    EXPECT_EQ(ids, want_ids);
-    EXPECT_EQ(vals, want_vals);
+    EXPECT_TRUE(std::equal(ids.begin(), ids.end(), want_ids.begin(), want_ids.end()));
+    EXPECT_TRUE(std::equal(vals.begin(), vals.end(), want_vals.begin(), want_vals.end()));
     EXPECT_EQ(done, want_done);
     EXPECT_TRUE(std::all_of(has.begin(), has.end(), [](std::uint64_t w) { return w == 0; }));
+}
+
+TEST(BitmapOps, AppendFinalCandidatesMarksThemDoneAndAppendsShifted) {
+    check_append_final_candidates<std::vector<lindex_t>, std::vector<gindex_t>>();
+    check_append_final_candidates<gridblas::detail::OverwriteVector<lindex_t>,
+                                  gridblas::detail::OverwriteVector<gindex_t>>();
 }
 
 TEST(BitmapOps, MergeOfDisjointCandidateListsKeepsOrderAndFlagsOverlap) {
@@ -177,6 +187,16 @@ TEST(BitmapOps, MergeOfDisjointCandidateListsKeepsOrderAndFlagsOverlap) {
         EXPECT_TRUE(merge_disjoint_candidates(b, bv, a, av, out, out_v));  // either order
         EXPECT_EQ(out, want);
         EXPECT_EQ(out_v, want_v);
+        // The rotating pull's containers: lists that grow without zeroing, merged into a
+        // sparse vector's ids and values.
+        const gridblas::detail::OverwriteVector<lindex_t> oa(a.begin(), a.end());
+        const gridblas::detail::OverwriteVector<gindex_t> oav(av.begin(), av.end());
+        SparseVector<gindex_t> y(500);
+        y.push_back(499, 1);  // overwritten
+        EXPECT_TRUE(merge_disjoint_candidates(oa, oav, b, bv, y.indices(), y.values()));
+        EXPECT_EQ(y.indices(), want);
+        ASSERT_EQ(y.values().size(), want_v.size());
+        EXPECT_TRUE(std::equal(want_v.begin(), want_v.end(), y.values().data()));
     }
     const std::vector<gindex_t> v3{1, 2, 3};
     const std::vector<gindex_t> v2{1, 2};

@@ -111,8 +111,7 @@ std::uint64_t ascending_pull(const SpmvLayout<T>& L, const kernels::CompressedVi
     // The own piece's candidates, chunk after chunk (ascending outputs).
     rb.home_ids.clear();
     rb.home_vals.clear();
-    const auto take_home = [&](int i, const std::vector<lindex_t>& ids,
-                               const std::vector<Y>& vals) {
+    const auto take_home = [&](int i, const std::vector<lindex_t>& ids, const auto& vals) {
         const lindex_t at = ch.at(i);
         const std::size_t had = rb.home_ids.size();
         rb.home_ids.resize(had + ids.size());
@@ -231,10 +230,14 @@ void rotate_pull(const SpmvLayout<T>& L, const LocalMask& mask, lindex_t out_len
             // contiguous on a grid of one column only (stripes otherwise). A positional
             // "any" finds final values on any blocks.
             const bool contiguous = !L.input_is_rows || L.in->pc == 1;
+            // The schedules whose finds are final leave the product in ws.t themselves.
             if constexpr (semiring_has_terminal<S>()) {
-                entries = rotating_pipeline<S>(L, view, ws, nb, piece_words, name);
+                ws.last_entries = rotating_pipeline<S>(L, view, ws, nb, out_len, piece_words, name);
+                return;
             } else if (contiguous) {
-                entries = ascending_pull_contiguous<S>(L, view, ws, nb, piece_words, name);
+                ws.last_entries =
+                    ascending_pull_contiguous<S>(L, view, ws, nb, out_len, piece_words, name);
+                return;
             } else {
                 entries = ascending_pull<S>(L, view, ws, nb, piece_words, name);
             }

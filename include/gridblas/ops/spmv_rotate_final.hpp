@@ -6,6 +6,7 @@
 /// (positional "min": a find in a lower block is below every later input) and the rotating
 /// pipeline (positional "any").
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -47,33 +48,39 @@ std::uint64_t scan_chunk_final(const SpmvLayout<T>& L, const kernels::Compressed
 /// The end of the schedules whose every find is final: each rank holds, in rb.give_ids /
 /// rb.give_vals, its finds in every owner's piece (ascending outputs, piece offsets; no
 /// output on two ranks' lists, as a find is marked done before the chunk moves on). Every
-/// rank sends each owner its list (q - 1 exchanges), and on return rb.ids / rb.vals hold the
-/// own piece's candidates in output order. Collective over the fold communicator.
+/// rank sends each owner its list (q - 1 exchanges), and on return ws.t holds the own piece's
+/// candidates in output order (`out_len` outputs): the product over the piece. Collective
+/// over the fold communicator.
 template <class S, class U, class T>
 void deliver_finds(const SpmvLayout<T>& L, SpmvWorkspace<U, typename S::value_type, T>& ws,
-                   lindex_t nb, const char* name) {
+                   lindex_t nb, lindex_t out_len, const char* name) {
     using Y = typename S::value_type;
     RotationBuffers<Y>& rb = ws.rot;
     comm::Communicator& fold = *L.fold;
     const int q = fold.size();
     const int me = fold.rank();
     const comm::WireFormat wire = fold.options().wire;
+    SparseVector<Y>& out = ws.t;
+    out.reset(out_len);
     // Every owner gathers its piece's candidates: its own, then each other rank's. On short folds
     // the lists are merged as they come; each merge re-reads what the earlier ones built, about q /
     // 2 passes over the piece's finds in all, so longer folds mark them in has / best and collect
-    // the piece once.
+    // the piece once. The lists grow without being zeroed first (OverwriteVector); the last merge
+    // writes the result.
     constexpr int kMostMerged = 4;
     const bool merge = q <= kMostMerged;
-    const auto mark = [&](const std::vector<lindex_t>& ids, const std::vector<Y>& vals) {
+    const auto mark = [&](const auto& ids, const auto& vals) {
         for (std::size_t k = 0; k < ids.size(); ++k) {
             const lindex_t v = ids[k];
             rb.has[v >> 6] |= std::uint64_t(1) << (v & 63);
             rb.best[v] = vals[k];
         }
     };
-    std::swap(rb.ids, rb.give_ids[std::size_t(me)]);
-    std::swap(rb.vals, rb.give_vals[std::size_t(me)]);
-    if (!merge) mark(rb.ids, rb.vals);
+    // The candidates so far: the own list, then the latest merge.
+    OverwriteVector<lindex_t>* cur_ids = &rb.give_ids[std::size_t(me)];
+    OverwriteVector<Y>* cur_vals = &rb.give_vals[std::size_t(me)];
+    if (!merge) mark(*cur_ids, *cur_vals);
+    bool in_out = false;  // whether `out` holds them already
     for (int r = 1; r < q; ++r) {
         const int dest = (me + r) % q;
         const int src = (me + q - r) % q;
@@ -87,17 +94,35 @@ void deliver_finds(const SpmvLayout<T>& L, SpmvWorkspace<U, typename S::value_ty
             continue;
         }
         if (rb.in_ids.empty()) continue;
-        if (!kernels::merge_disjoint_candidates(rb.ids, rb.vals, rb.in_ids, rb.in_vals, rb.home_ids,
-                                                rb.home_vals)) {
+        // A merge goes to rb.merged_*, or where that holds the candidates so far, to the list
+        // just sent to `dest` (sent once, never read again).
+        OverwriteVector<lindex_t>& to_ids =
+            cur_ids == &rb.merged_ids ? rb.give_ids[std::size_t(dest)] : rb.merged_ids;
+        OverwriteVector<Y>& to_vals =
+            cur_vals == &rb.merged_vals ? rb.give_vals[std::size_t(dest)] : rb.merged_vals;
+        bool ok = false;
+        if (r + 1 == q) {
+            ok = kernels::merge_disjoint_candidates(*cur_ids, *cur_vals, rb.in_ids, rb.in_vals,
+                                                    out.indices(), out.values());
+            in_out = true;
+        } else {
+            ok = kernels::merge_disjoint_candidates(*cur_ids, *cur_vals, rb.in_ids, rb.in_vals,
+                                                    to_ids, to_vals);
+            cur_ids = &to_ids;
+            cur_vals = &to_vals;
+        }
+        if (!ok) {
             throw CommError("rotating pull: rank " + std::to_string(src) +
                             " sent candidates out of order or for an output found elsewhere");
         }
-        std::swap(rb.ids, rb.home_ids);
-        std::swap(rb.vals, rb.home_vals);
     }
     if (!merge) {
-        kernels::collect_candidates(rb.has.data(), rb.best.data(), nb, rb.ids, rb.vals,
+        kernels::collect_candidates(rb.has.data(), rb.best.data(), nb, out.indices(), out.values(),
                                     ws.pull.policy);
+    } else if (!in_out) {
+        out.indices().assign(cur_ids->begin(), cur_ids->end());
+        out.values().resize_for_overwrite(cur_vals->size());
+        std::copy(cur_vals->begin(), cur_vals->end(), out.values().data());
     }
 }
 
@@ -117,7 +142,8 @@ template <class S, class U, class T>
 std::uint64_t ascending_pull_contiguous(const SpmvLayout<T>& L,
                                         const kernels::CompressedView<T>& view,
                                         SpmvWorkspace<U, typename S::value_type, T>& ws,
-                                        lindex_t nb, std::size_t piece_words, const char* name) {
+                                        lindex_t nb, lindex_t out_len, std::size_t piece_words,
+                                        const char* name) {
     using Y = typename S::value_type;
     RotationBuffers<Y>& rb = ws.rot;
     comm::Communicator& fold = *L.fold;
@@ -160,7 +186,7 @@ std::uint64_t ascending_pull_contiguous(const SpmvLayout<T>& L,
             if (bytes != 0) std::memcpy(rb.done.data(), rb.recv.data(), bytes);
         }
     }
-    deliver_finds<S>(L, ws, nb, name);
+    deliver_finds<S>(L, ws, nb, out_len, name);
     return entries;
 }
 
@@ -180,7 +206,7 @@ std::uint64_t ascending_pull_contiguous(const SpmvLayout<T>& L,
 template <class S, class U, class T>
 std::uint64_t rotating_pipeline(const SpmvLayout<T>& L, const kernels::CompressedView<T>& view,
                                 SpmvWorkspace<U, typename S::value_type, T>& ws, lindex_t nb,
-                                std::size_t piece_words, const char* name) {
+                                lindex_t out_len, std::size_t piece_words, const char* name) {
     using Y = typename S::value_type;
     RotationBuffers<Y>& rb = ws.rot;
     comm::Communicator& fold = *L.fold;
@@ -235,7 +261,7 @@ std::uint64_t rotating_pipeline(const SpmvLayout<T>& L, const kernels::Compresse
         if (s + 1 < steps)
             fold.sendrecv_compressed(rb.send, rb.send.size(), to, rb.recv, from, name);
     }
-    deliver_finds<S>(L, ws, nb, name);
+    deliver_finds<S>(L, ws, nb, out_len, name);
     return entries;
 }
 

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <bit>
 #include <cstring>
+#include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "gridblas/comm/wire.hpp"
@@ -18,11 +20,18 @@
 
 namespace gridblas::detail {
 
+/// Whether positional values of type Y go to and from the bit-packed codec as they lie in
+/// memory (integers of 4 or 8 bytes), with no widened copy.
+template <class Y>
+constexpr bool packs_in_place() {
+    return std::is_integral_v<Y> && (sizeof(Y) == 4 || sizeof(Y) == 8);
+}
+
 /// Packs the piece's done bits (`piece_words` words; none for a finished piece going home,
 /// whose owner has them) and candidates `ids` / `vals` into one message.
 template <class S>
 void encode_piece(RotationBuffers<typename S::value_type>& rb, std::size_t piece_words,
-                  const std::vector<lindex_t>& ids, const std::vector<typename S::value_type>& vals,
+                  std::span<const lindex_t> ids, std::span<const typename S::value_type> vals,
                   comm::WireFormat wire) {
     using Y = typename S::value_type;
     rb.send.resize(piece_words * sizeof(std::uint64_t));
@@ -31,8 +40,13 @@ void encode_piece(RotationBuffers<typename S::value_type>& rb, std::size_t piece
     if constexpr (semiring_is_positional<S>()) {
         if (wire != comm::WireFormat::raw) {
             // Global indices are non-negative: bit-packed at the width of the largest.
-            rb.packed.assign(vals.begin(), vals.end());
-            comm::wire::encode_values(rb.packed, rb.send);
+            if constexpr (packs_in_place<Y>()) {
+                comm::wire::encode_values(reinterpret_cast<const char*>(vals.data()), vals.size(),
+                                          sizeof(Y), rb.send);
+            } else {
+                rb.packed.assign(vals.begin(), vals.end());
+                comm::wire::encode_values(rb.packed, rb.send);
+            }
             return;
         }
     }
@@ -50,10 +64,10 @@ void encode_piece(RotationBuffers<typename S::value_type>& rb, std::size_t piece
 
 /// Unpacks a message made by encode_piece() with the same `piece_words`: the done bits into
 /// rb.done, the candidates into `ids` / `vals`.
-template <class S>
+template <class S, class Vals>
 void decode_piece(RotationBuffers<typename S::value_type>& rb, lindex_t piece_len,
                   std::size_t piece_words, comm::WireFormat wire, std::vector<lindex_t>& ids,
-                  std::vector<typename S::value_type>& vals) {
+                  Vals& vals) {
     using Y = typename S::value_type;
     const std::size_t head = piece_words * sizeof(std::uint64_t);
     if (rb.recv.size() < head) {
@@ -72,6 +86,13 @@ void decode_piece(RotationBuffers<typename S::value_type>& rb, lindex_t piece_le
     const std::span<const char> tail = rest.subspan(used);
     if constexpr (semiring_is_positional<S>()) {
         if (wire != comm::WireFormat::raw) {
+            if constexpr (packs_in_place<Y>()) {
+                // (A value count other than the ids' throws CommError from the codec.)
+                kernels::detail::resize_to_overwrite(vals, ids.size());
+                comm::wire::decode_values(tail, ids.size(), sizeof(Y),
+                                          reinterpret_cast<char*>(vals.data()));
+                return;
+            }
             rb.packed.clear();
             comm::wire::decode_values(tail, rb.packed);
             vals.assign(rb.packed.begin(), rb.packed.end());
@@ -87,7 +108,7 @@ void decode_piece(RotationBuffers<typename S::value_type>& rb, lindex_t piece_le
         throw CommError("rotating pull: a hand-over message lists " + std::to_string(ids.size()) +
                         " outputs but holds " + std::to_string(tail.size()) + " bytes of values");
     }
-    vals.resize(ids.size());
+    kernels::detail::resize_to_overwrite(vals, ids.size());
     if (!ids.empty()) std::memcpy(vals.data(), tail.data(), tail.size());
 }
 

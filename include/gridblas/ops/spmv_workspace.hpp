@@ -13,6 +13,7 @@
 #include "gridblas/kernels/cpu/spmspv_workspace.hpp"
 #include "gridblas/kernels/cpu/spmv_pull.hpp"
 #include "gridblas/kernels/cpu/view.hpp"
+#include "gridblas/matrix/detail/default_init.hpp"
 #include "gridblas/ops/descriptor.hpp"
 #include "gridblas/vector/bitmap_vector.hpp"
 #include "gridblas/vector/sparse_vector.hpp"
@@ -37,10 +38,13 @@ struct RotationBuffers {
     std::vector<lindex_t> home_ids;
     std::vector<Y> home_vals;
     std::vector<lindex_t> in_ids;
-    std::vector<Y> in_vals;
-    // Its variant for contiguous input blocks: this rank's finds, per owner of the piece.
-    std::vector<std::vector<lindex_t>> give_ids;
-    std::vector<std::vector<Y>> give_vals;
+    OverwriteVector<Y> in_vals;
+    // The schedules whose finds are final: this rank's finds, per owner of the piece, and
+    // the owner's merges of them (lists written whole after each resize).
+    std::vector<OverwriteVector<lindex_t>> give_ids;
+    std::vector<OverwriteVector<Y>> give_vals;
+    OverwriteVector<lindex_t> merged_ids;
+    OverwriteVector<Y> merged_vals;
 };
 }  // namespace detail
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gridblas/core/types.hpp"
+#include "gridblas/matrix/detail/default_init.hpp"
 #include "gridblas/matrix/detail/huge_pages.hpp"
 
 namespace gridblas {
@@ -42,24 +43,7 @@ public:
 
 private:
     /// Default-initialises on resize(n) with no value (see resize_for_overwrite()).
-    template <class E>
-    struct DefaultInitAllocator : std::allocator<E> {
-        template <class U>
-        struct rebind {
-            using other = DefaultInitAllocator<U>;
-        };
-        using std::allocator<E>::allocator;
-        template <class U>
-        void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
-            ::new (static_cast<void*>(p)) U;
-        }
-        template <class U, class... Args>
-        void construct(U* p, Args&&... args) {
-            std::allocator_traits<std::allocator<E>>::construct(
-                static_cast<std::allocator<E>&>(*this), p, std::forward<Args>(args)...);
-        }
-    };
-    std::vector<T, DefaultInitAllocator<T>> data_;
+    detail::OverwriteVector<T> data_;
 };
 
 /// bool values are stored one byte each (std::vector<bool> packs bits and cannot hand out

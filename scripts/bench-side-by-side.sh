@@ -194,13 +194,16 @@ for round in $(seq 1 "$rounds"); do
         run suitesparse "$baseline" --scale "$scale" --threads 2 --roots "$nroots" --verify 0
     fi
     if [[ -n $combblas ]]; then
+        declare -A combblas_done=()
         for entry in $ranks; do
             p=${entry%%[:/]*}
             q=1
             while ((q * q < p)); do q=$((q + 1)); done
             ((q * q == p)) || continue
-            # Once per rank count; GNU time inside mpirun: one peak per process.
-            [[ -e $out/logs/combblas-np$p.r$round.txt ]] && continue
+            # Once per rank count and round (not the logs of an earlier run in the same --out);
+            # GNU time inside mpirun: one peak per process.
+            [[ -n ${combblas_done[$p]:-} ]] && continue
+            combblas_done[$p]=1
             threads=1
             [[ $p -eq 1 ]] && threads=2
             # (Placed like gridblas: with OMP_PROC_BIND set, an unbound process would bind its

@@ -94,18 +94,18 @@ void deliver_finds(const SpmvLayout<T>& L, SpmvWorkspace<U, typename S::value_ty
             continue;
         }
         if (rb.in_ids.empty()) continue;
-        // A merge goes to rb.merged_*, or where that holds the candidates so far, to the list
-        // just sent to `dest` (sent once, never read again).
-        OverwriteVector<lindex_t>& to_ids =
-            cur_ids == &rb.merged_ids ? rb.give_ids[std::size_t(dest)] : rb.merged_ids;
-        OverwriteVector<Y>& to_vals =
-            cur_vals == &rb.merged_vals ? rb.give_vals[std::size_t(dest)] : rb.merged_vals;
         bool ok = false;
-        if (r + 1 == q) {
+        if (r + 1 == q) {  // the last list: the merge is the product
             ok = kernels::merge_disjoint_candidates(*cur_ids, *cur_vals, rb.in_ids, rb.in_vals,
                                                     out.indices(), out.values());
             in_out = true;
         } else {
+            // Into rb.merged_*, or where that holds the candidates so far, into the list just
+            // sent to `dest` (sent once, never read again).
+            OverwriteVector<lindex_t>& to_ids =
+                cur_ids == &rb.merged_ids ? rb.give_ids[std::size_t(dest)] : rb.merged_ids;
+            OverwriteVector<Y>& to_vals =
+                cur_vals == &rb.merged_vals ? rb.give_vals[std::size_t(dest)] : rb.merged_vals;
             ok = kernels::merge_disjoint_candidates(*cur_ids, *cur_vals, rb.in_ids, rb.in_vals,
                                                     to_ids, to_vals);
             cur_ids = &to_ids;

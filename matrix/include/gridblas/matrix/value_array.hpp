@@ -4,9 +4,6 @@
 /// length, so a pattern-only graph costs index memory alone.
 
 #include <cstddef>
-#include <memory>
-#include <type_traits>
-#include <utility>
 #include <vector>
 
 #include "gridblas/core/types.hpp"

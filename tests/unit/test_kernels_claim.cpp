@@ -1,9 +1,10 @@
 // spmspv_claim (the one-pass push of the positional semirings) against a naive reference:
 // min_secondi exactly, any_secondi by validity, over DCSC (with and without lookup) and CSR
-// views, with and without a (complemented) mask, serially and with threads forced on: two and
-// three threads (private slots, one run of the products each) and five (shared slots lowered
-// by compare-and-swap), more threads than this machine's cores where need be; and each case
-// also with its claims sorted (the path of small calls) and with that path off.
+// views, with 2-byte slots (fewer than 2^16 inputs) and 4-byte ones, with and without a
+// (complemented) mask, serially and with threads forced on: two and three threads (private slots,
+// one run of the products each) and five (shared slots lowered by compare-and-swap), more threads
+// than this machine's cores where need be; and each case also with its claims sorted (the path of
+// small calls) and with that path off.
 
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -150,7 +151,9 @@ TEST(KernelsClaim, MatchesReferenceOnEveryView) {
                                     // few outputs in a long block: the sorted (not scanned) drain
                                     {100000, 50, 60},
                                     // a hub column of 10,000 entries (more than one slice)
-                                    {20000, 40, 12000}}) {
+                                    {20000, 40, 12000},
+                                    // about 83,000 inputs: 4-byte slots (positions past 2^16)
+                                    {4000, 250000, 330000}}) {
         const Case k = random_case(n_out * 31 + n_in, n_out, n_in, nnz);
         const ValueArray<Pattern> va(k.r.size());
         // Push views: outer = input (column), inner = output (row).

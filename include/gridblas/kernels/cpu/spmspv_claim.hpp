@@ -8,23 +8,25 @@
 /// or sorting by output. The inputs ascend and each thread takes its slices of the products
 /// in ascending order, so the first product of a thread to reach an output carries that
 /// thread's smallest input for it. A thread therefore tests and sets one bit per product in a
-/// bitmap of its own (n / 8 bytes, which stays in a core's cache where the 4-byte slots do
-/// not), and only its first claims go on to a 32-bit slot of the output: a plain store into
-/// slots of its own when at most four threads claim (each thread then takes one contiguous
-/// run of the products, so the first thread in input order to claim an output holds its
-/// smallest input, and the drain reads that thread's slot); with more threads, into shared
-/// slots by a compare-and-swap that lowers the slot ("min") or fills it while it is empty
-/// ("any"), the swap that replaces the empty marker being the output's claim. On two
-/// threads the private slots made the claims of the largest level of a scale-20 BFS about a
-/// fifth faster than the compare-and-swap. This is the queue-based top-down step of Beamer,
-/// Asanović & Patterson ("Direction-optimizing breadth-first search", SC 2012) written as a
-/// masked SpMSpV; the work is split into equal slices of products, not of inputs (Azad & Buluç,
-/// IPDPS 2017), so a hub column spreads over the threads. The output is then read in index order
-/// from the threads' bitmaps, through a summary bit per 64 outputs (or, for a few dozen outputs in
-/// a long block, by sorting the claimed lists). A call of a few thousand products or fewer skips
-/// the bitmaps: its claims become (output, input) keys, one sorted run per input, merged on one
-/// thread. Min results are exact and deterministic; any results may differ from run to run, as
-/// the semiring allows.
+/// bitmap of its own (n / 8 bytes, which stays in a core's cache), and only its first claims
+/// go on to the output's slot, which holds the input's position in the call's input list: 2
+/// bytes when the call has fewer than 2^16 inputs (a BFS level expanding a few hundred hubs),
+/// so that a thread's slots for 2^20 outputs fit in a core's L2 cache, and 4 bytes otherwise.
+/// A thread stores plainly into slots of its own when at most four threads claim (each thread
+/// then takes one contiguous run of the products, so the first thread in input order to claim
+/// an output holds its smallest input, and the drain reads that thread's slot); with more
+/// threads, into shared slots by a compare-and-swap that lowers the slot ("min") or fills it
+/// while it is empty ("any"), the swap that replaces the empty marker being the output's
+/// claim. On two threads the private slots made the claims of the largest level of a scale-20
+/// BFS about a fifth faster than the compare-and-swap. This is the queue-based top-down step of
+/// Beamer, Asanović & Patterson ("Direction-optimizing breadth-first search", SC 2012) written
+/// as a masked SpMSpV; the work is split into equal slices of products, not of inputs (Azad &
+/// Buluç, IPDPS 2017), so a hub column spreads over the threads. The output is then read in
+/// index order from the threads' bitmaps, through a summary bit per 64 outputs (or, for a few
+/// dozen outputs in a long block, by sorting the claimed lists). A call of a few thousand
+/// products or fewer skips the bitmaps: its claims become (output, input) keys, one sorted run
+/// per input, merged on one thread. Min results are exact and deterministic; any results may
+/// differ from run to run, as the semiring allows.
 
 #include <algorithm>
 #include <atomic>
@@ -58,18 +60,31 @@ namespace detail {
 inline constexpr offset_t kClaimSortProducts = 4096;
 }  // namespace detail
 
-/// Scratch of spmspv_claim(), kept between calls: `claimed` is all zero and `best` all at
-/// `ClaimWorkspace::none` whenever no call is running. (Y, the semiring's value type, is
-/// kept for the callers' types; the state is 32-bit input ids whatever Y is.)
+/// The slots of spmspv_claim() in one width: for each output, the position in the call's
+/// input list of the input kept for it (the smallest for "min"), `none` when it has none.
+template <class Slot>
+struct ClaimSlots {
+    static constexpr Slot none = Slot(~Slot(0));
+    /// The slots of claiming thread 0, or of all threads when they share slots.
+    std::vector<Slot> best;
+    /// Private slots of claiming threads 1, 2, ... when a few threads claim: read only where
+    /// the thread's bitmap says it claimed the output.
+    std::vector<std::vector<Slot>> priv;
+    std::vector<Slot*> of;  ///< where each claiming thread's slots are, this call
+};
+
+/// Scratch of spmspv_claim(), kept between calls: `claimed` and `summary` are all zero and
+/// both widths' `best` all at `none` whenever no call is running. (Y, the semiring's value
+/// type, is kept for the callers' types; the state is input positions whatever Y is.)
 template <class Y>
 struct ClaimWorkspace {
-    static constexpr lindex_t none = ~lindex_t(0);
-    std::vector<lindex_t> best;  ///< the input id kept for each output (smallest for "min")
-    /// Private slots of claiming threads 1, 2, ... when a few threads claim (thread 0 uses
-    /// `best`): read only where the thread's bitmap says it claimed the output.
-    std::vector<std::vector<lindex_t>> slots;
-    std::vector<lindex_t*> slot_of;  ///< where each claiming thread's slots are, this call
+    /// Slots of calls with at most 2^16 - 1 inputs (a top-down BFS level from a few hundred
+    /// hubs): 2 bytes per output, so that a thread's slots for a block of 2^20 outputs fit
+    /// in a core's L2 cache of 2 MB or more, where 4-byte slots would not.
+    ClaimSlots<std::uint16_t> narrow;
+    ClaimSlots<std::uint32_t> wide;            ///< slots of calls with more inputs
     std::vector<std::vector<lindex_t>> lists;  ///< outputs claimed, one list per thread
+    std::vector<Y> input_values;               ///< each input's value, for the drain
     /// The outputs each thread reached, one bitmap per thread: the claim test of its products,
     /// and what the drain reads to find the outputs.
     std::vector<std::vector<std::uint64_t>> claimed;
@@ -97,13 +112,17 @@ namespace detail {
 /// Products per unit of work of spmspv_claim().
 inline constexpr std::size_t kClaimSlice = 4096;
 
+/// From this many products of one column in a slice, spmspv_claim() tests them all before
+/// setting their bits (see the claim loop).
+inline constexpr offset_t kClaimTestFirst = 32;
+
 /// How many claims ahead spmspv_claim() prefetches the output slot. The slots a column's
-/// entries name are scattered over the block (4 bytes each: 4 MB at 2^20 outputs, more than
-/// a core's L2), and the hardware cannot guess the next one.
+/// entries name are scattered over the block (2 or 4 bytes each: 2 or 4 MB at 2^20 outputs,
+/// about a core's L2 or more), and the hardware cannot guess the next one.
 inline constexpr std::size_t kSlotsAhead = 16;
 
 /// Up to this many claiming threads keep private slots (thread 0 the shared `best`, the
-/// others 4 bytes per output each) and store into them plainly; more threads lower shared
+/// others 2 or 4 bytes per output each) and store into them plainly; more threads lower shared
 /// slots by compare-and-swap. The drain takes each output's value from the first thread, in
 /// input order, that claimed it.
 inline constexpr int kMaxPrivateSlotThreads = 4;
@@ -170,9 +189,9 @@ void claim_by_sorting(const CompressedView<A>& a, std::span<const lindex_t> ids,
 
 /// The slots of the first claiming thread (in input order) whose word `mine[t]` has bit b:
 /// a chain of selects, no branch.
-inline const lindex_t* first_claim(std::span<lindex_t* const> slot_of, const std::uint64_t* mine,
-                                   unsigned b) {
-    const lindex_t* src = slot_of[slot_of.size() - 1];
+template <class Slot>
+const Slot* first_claim(std::span<Slot* const> slot_of, const std::uint64_t* mine, unsigned b) {
+    const Slot* src = slot_of[slot_of.size() - 1];
     for (std::size_t t = slot_of.size() - 1; t-- > 0;) {
         src = ((mine[t] >> b) & 1) != 0 ? slot_of[t] : src;
     }
@@ -180,20 +199,21 @@ inline const lindex_t* first_claim(std::span<lindex_t* const> slot_of, const std
 }
 
 /// The drain of the claims: the outputs with best[i] != none in index order, with their
-/// values, and best reset. The claimed outputs are known from the claiming threads' bitmaps
-/// (`claimed`) and, one level up, from their summaries (`summary`: bit w set when word w of the
-/// bitmap may hold a claim), so the drain visits only the words that hold claims: its cost
-/// follows the outputs found plus n / 4096 summary words per claiming thread, whether the
-/// output is dense (a BFS's largest level) or a few hundred vertices (each level of a
-/// high-diameter graph). Both levels are left all zero. Several threads each take a range of
-/// summary words: a first pass merges the threads' words and counts, the second writes out.
-template <class Y, class ToGlobal>
-void drain_best(lindex_t* best, lindex_t n, ToGlobal to_global, SparseVector<Y>& y,
+/// values (`value_of(k)` for the input position k each one's slot holds), and best reset.
+/// The claimed outputs are known from the claiming threads' bitmaps (`claimed`) and, one
+/// level up, from their summaries (`summary`: bit w set when word w of the bitmap may hold a
+/// claim), so the drain visits only the words that hold claims: its cost follows the outputs
+/// found plus n / 4096 summary words per claiming thread, whether the output is dense (a
+/// BFS's largest level) or a few hundred vertices (each level of a high-diameter graph). Both
+/// levels are left all zero. Several threads each take a range of summary words: a first pass
+/// merges the threads' words and counts, the second writes out.
+template <class Y, class Slot, class ValueOf>
+void drain_best(Slot* best, lindex_t n, ValueOf value_of, SparseVector<Y>& y,
                 std::span<std::vector<std::uint64_t>> claimed,
                 std::span<std::vector<std::uint64_t>> summary, std::vector<std::uint64_t>& occupied,
                 std::vector<std::uint64_t>& occupied_summary, std::vector<std::size_t>& counts,
-                int threads, std::span<lindex_t* const> slot_of) {
-    constexpr lindex_t none = ~lindex_t(0);
+                int threads, std::span<Slot* const> slot_of) {
+    constexpr Slot none = ClaimSlots<Slot>::none;
     const std::size_t words = bitmap_words(n);
     const std::size_t sums = bitmap_words(lindex_t(words));
     occupied.resize(words);  // only the words named by occupied_summary are written and read
@@ -246,12 +266,220 @@ void drain_best(lindex_t* best, lindex_t n, ToGlobal to_global, SparseVector<Y>&
                     const unsigned b = unsigned(std::countr_zero(v));
                     const std::size_t i = w * 64 + b;
                     yi[o] = lindex_t(i);
-                    yv[o++] = Y(to_global(first_claim(slot_of, mine, b)[i]));
+                    yv[o++] = value_of(first_claim(slot_of, mine, b)[i]);
                     best[i] = none;
                 }
             }
         }
     });
+}
+
+/// spmspv_claim() past its plan, for a call of more than ws.sort_products_max products: the
+/// claims into the threads' bitmaps and slots of width Slot (`sl`), then the drain.
+template <class S, class Slot, class A, class ToGlobal>
+void claim_into_slots(const CompressedView<A>& a, std::span<const lindex_t> ids,
+                      const offset_t* first, const offset_t* start, ToGlobal to_global,
+                      const MaskView& mask, SparseVector<typename S::value_type>& y,
+                      ClaimWorkspace<typename S::value_type>& ws, ClaimSlots<Slot>& sl) {
+    using Y = typename S::value_type;
+    constexpr bool keep_min = !semiring_has_terminal<S>();
+    constexpr Slot none = ClaimSlots<Slot>::none;
+    const lindex_t n = a.n_inner;
+    const std::size_t inputs = ids.size();
+    const offset_t flops = start[inputs];
+    if (sl.best.size() != std::size_t(n)) {
+        ::gridblas::detail::reserve_huge(sl.best, n);  // read at random, one slot per output
+        sl.best.assign(n, none);
+    }
+    const std::size_t words = bitmap_words(n);
+    const int threads = threads_for(ws.policy, std::size_t(flops));
+    if (ws.lists.size() < std::size_t(threads)) ws.lists.resize(std::size_t(threads));
+    if (ws.claimed.size() < std::size_t(threads)) ws.claimed.resize(std::size_t(threads));
+    if (ws.summary.size() < std::size_t(threads)) ws.summary.resize(std::size_t(threads));
+    const std::size_t sums = bitmap_words(lindex_t(words));
+    for (int t = 0; t < threads; ++t) {
+        if (ws.claimed[std::size_t(t)].size() != words) ws.claimed[std::size_t(t)].assign(words, 0);
+        if (ws.summary[std::size_t(t)].size() != sums) ws.summary[std::size_t(t)].assign(sums, 0);
+    }
+    for (auto& l : ws.lists) l.clear();  // also those of threads the runtime may not start
+    Slot* best = sl.best.data();
+    // A few threads store into slots of their own (thread 0 into `best`), so no claim needs
+    // an atomic; each thread then takes one contiguous run of the products, so that thread
+    // t's inputs all come before thread t + 1's and the first claimer of an output has the
+    // smallest input. More threads share `best` and take slices as they come.
+    const bool private_slots = threads > 1 && threads <= kMaxPrivateSlotThreads;
+    sl.of.assign(1, best);
+    if (private_slots) {
+        if (sl.priv.size() < std::size_t(threads)) sl.priv.resize(std::size_t(threads));
+        for (int t = 1; t < threads; ++t) {
+            std::vector<Slot>& mine = sl.priv[std::size_t(t)];
+            if (mine.size() != std::size_t(n)) {
+                ::gridblas::detail::reserve_huge(mine, n);
+                mine.resize(n);  // read only where the thread claimed: any contents will do
+            }
+            sl.of.push_back(mine.data());
+        }
+    }
+    // Slices of up to kClaimSlice products, at least four per thread (a level of a mesh is a
+    // few thousand products), and not below 256.
+    const offset_t slice = threads == 1 ? offset_t(kClaimSlice)
+                                        : std::clamp<offset_t>(flops / offset_t(4 * threads), 256,
+                                                               offset_t(kClaimSlice));
+    const std::size_t slices = std::size_t((flops + slice - 1) / slice);
+    // Shared slots: slices are handed out in ascending order from one counter, so each
+    // thread's products come in ascending input order (which a dynamic schedule does in
+    // practice but OpenMP does not promise).
+    std::atomic<std::size_t> next_slice{0};
+    with_mask(mask, [&](auto allow) {
+        run_parts(threads, [&](int worker) {
+            const std::size_t me = std::size_t(worker);
+            std::vector<lindex_t>& mine = ws.lists[me];
+            std::uint64_t* my_bits = ws.claimed[me].data();
+            std::uint64_t* my_summary = ws.summary[me].data();
+            // This slice's first claims: outputs, and the positions of their inputs.
+            lindex_t take_i[kClaimSlice];
+            Slot take_k[kClaimSlice];
+            Slot* my_slots = private_slots ? sl.of[me] : best;
+            const std::size_t my_end =
+                private_slots ? part_begin(slices, worker + 1, threads) : slices;
+            auto next = [&](std::size_t c) {
+                return private_slots ? c + 1 : next_slice.fetch_add(1, std::memory_order_relaxed);
+            };
+            for (std::size_t c = private_slots ? part_begin(slices, worker, threads)
+                                               : next_slice.fetch_add(1, std::memory_order_relaxed);
+                 c < my_end; c = next(c)) {
+                const offset_t lo = offset_t(c) * slice;
+                const offset_t hi = std::min(flops, lo + slice);
+                // The input whose products contain `lo`, then onwards.
+                std::size_t k =
+                    std::size_t(std::upper_bound(start, start + inputs + 1, lo) - start) - 1;
+                const lindex_t* inner = a.inner;
+                std::size_t added = 0;
+                for (offset_t f = lo; f < hi; ++k) {
+                    // Short columns: the entries of the column 8 inputs ahead start loading.
+                    if (k + 8 < inputs && start[k + 9] > start[k + 8]) {
+                        __builtin_prefetch(inner + first[k + 8]);
+                    }
+                    const Slot pos = Slot(k);
+                    const offset_t base = first[k] - start[k];
+                    const offset_t stop = std::min(hi, start[k + 1]);
+                    if (stop - f >= kClaimTestFirst) {
+                        // A column names each output once, so its products can all be
+                        // tested before any bit is set: the tests are then loads only, free
+                        // of the chain that a test-and-set forms through a word several
+                        // products share (a hub's outputs ascend, several to a word).
+                        const std::size_t from = added;
+                        for (; f < stop; ++f) {
+                            const lindex_t i = inner[base + f];
+                            const bool take = allow(i) & (((my_bits[i >> 6] >> (i & 63)) & 1) == 0);
+                            take_i[added] = i;
+                            take_k[added] = pos;
+                            added += take;
+                        }
+                        for (std::size_t q = from; q < added; ++q) {
+                            my_bits[take_i[q] >> 6] |= std::uint64_t(1) << (take_i[q] & 63);
+                        }
+                        continue;
+                    }
+                    // Branch-free: whether an allowed output is new to this thread is about
+                    // a coin flip on a BFS's largest level, which a branch mispredicts.
+                    for (; f < stop; ++f) {
+                        const lindex_t i = inner[base + f];
+                        const std::uint64_t bit = std::uint64_t(1) << (i & 63);
+                        std::uint64_t& word = my_bits[i >> 6];
+                        const bool take = allow(i) & ((word & bit) == 0);
+                        word |= bit & (std::uint64_t(0) - std::uint64_t(take));
+                        take_i[added] = i;
+                        take_k[added] = pos;
+                        added += take;
+                    }
+                }
+                if (threads == 1 || private_slots) {
+                    // Slots of its own: the thread's first claim of an output is, with
+                    // ascending inputs, its smallest; the drain picks among the threads.
+                    for (std::size_t q = 0; q < added; ++q) {
+                        if (q + kSlotsAhead < added) {
+                            __builtin_prefetch(my_slots + take_i[q + kSlotsAhead], 1);
+                        }
+                        const lindex_t i = take_i[q];
+                        my_slots[i] = take_k[q];
+                        my_summary[i >> 12] |= std::uint64_t(1) << ((i >> 6) & 63);
+                    }
+                    mine.insert(mine.end(), take_i, take_i + added);
+                    continue;
+                }
+                // Several threads meet in the slots: "min" lowers a slot by compare-and-swap,
+                // "any" fills it while it is empty; the swap replacing the empty marker is the
+                // output's claim.
+                for (std::size_t q = 0; q < added; ++q) {
+                    if (q + kSlotsAhead < added) {
+                        __builtin_prefetch(best + take_i[q + kSlotsAhead], 1);
+                    }
+                    const lindex_t i = take_i[q];
+                    const Slot pos = take_k[q];
+                    my_summary[i >> 12] |= std::uint64_t(1) << ((i >> 6) & 63);
+                    std::atomic_ref<Slot> slot(best[i]);
+                    Slot cur = slot.load(std::memory_order_relaxed);
+                    while (keep_min ? pos < cur : cur == none) {
+                        if (slot.compare_exchange_weak(cur, pos, std::memory_order_relaxed)) {
+                            if (cur == none) mine.push_back(i);  // the output's claim
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+    });
+    std::size_t found = 0;
+    for (int t = 0; t < threads; ++t) found += ws.lists[std::size_t(t)].size();
+    // The drain visits the words holding claims (through the summaries), unless so few
+    // outputs were found that sorting the lists costs less than reading the summaries.
+    if (sums * std::size_t(threads) < found * 32) {
+        auto drain = [&](auto value_of) {
+            drain_best(best, n, value_of, y, std::span(ws.claimed.data(), std::size_t(threads)),
+                       std::span(ws.summary.data(), std::size_t(threads)), ws.occupied,
+                       ws.occupied_summary, ws.counts, threads_for(ws.policy, found * 4),
+                       std::span<Slot* const>(sl.of));
+        };
+        if (inputs > found) {
+            drain([&](Slot k) { return Y(to_global(ids[k])); });
+            return;
+        }
+        // Fewer inputs than outputs (a BFS level from a few hundred hubs): each input's value
+        // once, so that an output's is one load from a table that stays in the L1 cache.
+        ws.input_values.resize(inputs);
+        for (std::size_t k = 0; k < inputs; ++k) ws.input_values[k] = Y(to_global(ids[k]));
+        drain([values = ws.input_values.data()](Slot k) { return values[k]; });
+        return;
+    }
+    auto& yi = y.indices();
+    yi.clear();
+    for (int t = 0; t < threads; ++t) {
+        const auto& l = ws.lists[std::size_t(t)];
+        yi.insert(yi.end(), l.begin(), l.end());
+    }
+    std::sort(yi.begin(), yi.end());
+    yi.erase(std::unique(yi.begin(), yi.end()), yi.end());  // private slots list each claimer
+    y.values().resize_for_overwrite(yi.size());
+    Y* yv = y.values().data();
+    const std::span<Slot* const> slot_of(sl.of);
+    for (std::size_t q = 0; q < yi.size(); ++q) {
+        const lindex_t i = yi[q];
+        std::uint64_t mine[kMaxPrivateSlotThreads] = {};
+        for (std::size_t t = 0; t < slot_of.size(); ++t) mine[t] = ws.claimed[t][i >> 6];
+        yv[q] = Y(to_global(ids[first_claim(slot_of, mine, unsigned(i & 63))[i]]));
+        best[i] = none;
+    }
+    // Every bit set in a thread's bitmap (or its summary) is an output of yi, so each word
+    // holding one of them can be zeroed whole.
+    for (int t = 0; t < threads; ++t) {
+        std::uint64_t* b = ws.claimed[std::size_t(t)].data();
+        std::uint64_t* sb = ws.summary[std::size_t(t)].data();
+        for (lindex_t i : yi) {
+            b[i >> 6] = 0;
+            sb[i >> 12] = 0;
+        }
+    }
 }
 
 }  // namespace detail
@@ -262,29 +490,22 @@ void drain_best(lindex_t* best, lindex_t n, ToGlobal to_global, SparseVector<Y>&
 /// global index). `a` has outer = input (as for spmspv()). y gets length a.n_inner, ascending
 /// indices. Returns the entries read.
 ///
-/// Each output keeps a 32-bit input id (its slot); a product first tests and sets the output's
-/// bit in the thread's own bitmap, and only the thread's first claim of an output reaches
-/// the slot (see the file comment).
+/// Each output keeps the position of an input in `ids` (its slot: 16 bits for calls of fewer
+/// than 2^16 inputs, 32 otherwise); a product first tests and sets the output's bit in the
+/// thread's own bitmap, and only the thread's first claim of an output reaches the slot (see
+/// the file comment).
 template <class S, class A, class ToGlobal>
 KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> ids,
                          ToGlobal to_global, const MaskView& mask,
                          SparseVector<typename S::value_type>& y,
                          ClaimWorkspace<typename S::value_type>& ws) {
     static_assert(semiring_is_positional<S>(), "spmspv_claim: S must be a positional semiring");
-    using Y = typename S::value_type;
-    constexpr bool keep_min = !semiring_has_terminal<S>();
-    constexpr lindex_t none = ClaimWorkspace<Y>::none;
     const lindex_t n = a.n_inner;
     if (y.size() != n) y.reset(n);
     y.clear();
     KernelStats st;
     st.method = SpmspvMethod::spa;
     if (mask.allows_none() || ids.empty() || a.nnz() == 0) return st;
-    const std::size_t words = bitmap_words(n);
-    if (ws.best.size() != std::size_t(n)) {
-        ::gridblas::detail::reserve_huge(ws.best, n);  // read at random, one slot per output
-        ws.best.assign(n, none);
-    }
     // Plan: each input's first entry and the running count of its entries, so that threads
     // can take equal slices of the products whatever the column lengths (one hub column must
     // not become one thread's work).
@@ -305,171 +526,13 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
         detail::with_mask(mask, [&](auto allow) {
             detail::claim_by_sorting(a, ids, first, start, to_global, allow, y, ws);
         });
-        st.nvals = y.nvals();
-        return st;
+    } else if (inputs <= std::size_t(ClaimSlots<std::uint16_t>::none)) {
+        // Positions up to 2^16 - 2: the empty marker stays free.
+        detail::claim_into_slots<S>(a, ids, first, start, to_global, mask, y, ws, ws.narrow);
+    } else {
+        detail::claim_into_slots<S>(a, ids, first, start, to_global, mask, y, ws, ws.wide);
     }
-    const int threads = detail::threads_for(ws.policy, std::size_t(flops));
-    if (ws.lists.size() < std::size_t(threads)) ws.lists.resize(std::size_t(threads));
-    if (ws.claimed.size() < std::size_t(threads)) ws.claimed.resize(std::size_t(threads));
-    if (ws.summary.size() < std::size_t(threads)) ws.summary.resize(std::size_t(threads));
-    const std::size_t sums = bitmap_words(lindex_t(words));
-    for (int t = 0; t < threads; ++t) {
-        if (ws.claimed[std::size_t(t)].size() != words) ws.claimed[std::size_t(t)].assign(words, 0);
-        if (ws.summary[std::size_t(t)].size() != sums) ws.summary[std::size_t(t)].assign(sums, 0);
-    }
-    for (auto& l : ws.lists) l.clear();  // also those of threads the runtime may not start
-    lindex_t* best = ws.best.data();
-    // A few threads store into slots of their own (thread 0 into `best`), so no claim needs
-    // an atomic; each thread then takes one contiguous run of the products, so that thread
-    // t's inputs all come before thread t + 1's and the first claimer of an output has the
-    // smallest input. More threads share `best` and take slices as they come.
-    const bool private_slots = threads > 1 && threads <= detail::kMaxPrivateSlotThreads;
-    ws.slot_of.assign(1, best);
-    if (private_slots) {
-        if (ws.slots.size() < std::size_t(threads)) ws.slots.resize(std::size_t(threads));
-        for (int t = 1; t < threads; ++t) {
-            std::vector<lindex_t>& sl = ws.slots[std::size_t(t)];
-            if (sl.size() != std::size_t(n)) {
-                ::gridblas::detail::reserve_huge(sl, n);
-                sl.resize(n);  // read only where the thread claimed: any contents will do
-            }
-            ws.slot_of.push_back(sl.data());
-        }
-    }
-    // Slices of up to kClaimSlice products, at least four per thread (a level of a mesh is a
-    // few thousand products), and not below 256.
-    const offset_t slice = threads == 1 ? offset_t(detail::kClaimSlice)
-                                        : std::clamp<offset_t>(flops / offset_t(4 * threads), 256,
-                                                               offset_t(detail::kClaimSlice));
-    const std::size_t slices = std::size_t((flops + slice - 1) / slice);
-    // Shared slots: slices are handed out in ascending order from one counter, so each
-    // thread's products come in ascending input order (which a dynamic schedule does in
-    // practice but OpenMP does not promise).
-    std::atomic<std::size_t> next_slice{0};
-    detail::with_mask(mask, [&](auto allow) {
-        detail::run_parts(threads, [&](int worker) {
-            const std::size_t me = std::size_t(worker);
-            std::vector<lindex_t>& mine = ws.lists[me];
-            std::uint64_t* my_bits = ws.claimed[me].data();
-            std::uint64_t* my_summary = ws.summary[me].data();
-            // This slice's first claims (outputs and inputs), taken to the slots afterwards.
-            lindex_t take_i[detail::kClaimSlice];
-            lindex_t take_j[detail::kClaimSlice];
-            lindex_t* my_slots = private_slots ? ws.slot_of[me] : best;
-            const std::size_t my_end =
-                private_slots ? detail::part_begin(slices, worker + 1, threads) : slices;
-            auto next = [&](std::size_t c) {
-                return private_slots ? c + 1 : next_slice.fetch_add(1, std::memory_order_relaxed);
-            };
-            for (std::size_t c = private_slots ? detail::part_begin(slices, worker, threads)
-                                               : next_slice.fetch_add(1, std::memory_order_relaxed);
-                 c < my_end; c = next(c)) {
-                const offset_t lo = offset_t(c) * slice;
-                const offset_t hi = std::min(flops, lo + slice);
-                // The input whose products contain `lo`, then onwards.
-                std::size_t k =
-                    std::size_t(std::upper_bound(start, start + inputs + 1, lo) - start) - 1;
-                const lindex_t* inner = a.inner;
-                std::size_t added = 0;
-                for (offset_t f = lo; f < hi; ++k) {
-                    // Short columns: the entries of the column 8 inputs ahead start loading.
-                    if (k + 8 < inputs && start[k + 9] > start[k + 8]) {
-                        __builtin_prefetch(inner + first[k + 8]);
-                    }
-                    const lindex_t j = ids[k];
-                    const offset_t base = first[k] - start[k];
-                    const offset_t stop = std::min(hi, start[k + 1]);
-                    // Branch-free: whether an allowed output is new to this thread is about
-                    // a coin flip on a BFS's largest level, which a branch mispredicts.
-                    for (; f < stop; ++f) {
-                        const lindex_t i = inner[base + f];
-                        const std::uint64_t bit = std::uint64_t(1) << (i & 63);
-                        std::uint64_t& word = my_bits[i >> 6];
-                        const bool take = allow(i) & ((word & bit) == 0);
-                        word |= bit & (std::uint64_t(0) - std::uint64_t(take));
-                        take_i[added] = i;
-                        take_j[added] = j;
-                        added += take;
-                    }
-                }
-                if (threads == 1 || private_slots) {
-                    // Slots of its own: the thread's first claim of an output is, with
-                    // ascending inputs, its smallest; the drain picks among the threads.
-                    for (std::size_t q = 0; q < added; ++q) {
-                        if (q + detail::kSlotsAhead < added) {
-                            __builtin_prefetch(my_slots + take_i[q + detail::kSlotsAhead], 1);
-                        }
-                        const lindex_t i = take_i[q];
-                        my_slots[i] = take_j[q];
-                        my_summary[i >> 12] |= std::uint64_t(1) << ((i >> 6) & 63);
-                    }
-                    mine.insert(mine.end(), take_i, take_i + added);
-                    continue;
-                }
-                // Several threads meet in the slots: "min" lowers a slot by compare-and-swap,
-                // "any" fills it while it is empty; the swap replacing the empty marker is the
-                // output's claim.
-                for (std::size_t q = 0; q < added; ++q) {
-                    if (q + detail::kSlotsAhead < added) {
-                        __builtin_prefetch(best + take_i[q + detail::kSlotsAhead], 1);
-                    }
-                    const lindex_t i = take_i[q];
-                    const lindex_t j = take_j[q];
-                    my_summary[i >> 12] |= std::uint64_t(1) << ((i >> 6) & 63);
-                    std::atomic_ref<lindex_t> slot(best[i]);
-                    lindex_t cur = slot.load(std::memory_order_relaxed);
-                    while (keep_min ? j < cur : cur == none) {
-                        if (slot.compare_exchange_weak(cur, j, std::memory_order_relaxed)) {
-                            if (cur == none) mine.push_back(i);  // the output's claim
-                            break;
-                        }
-                    }
-                }
-            }
-        });
-    });
-    std::size_t found = 0;
-    for (int t = 0; t < threads; ++t) found += ws.lists[std::size_t(t)].size();
-    // The drain visits the words holding claims (through the summaries), unless so few
-    // outputs were found that sorting the lists costs less than reading the summaries.
-    if (sums * std::size_t(threads) < found * 32) {
-        detail::drain_best(
-            best, n, to_global, y, std::span(ws.claimed.data(), std::size_t(threads)),
-            std::span(ws.summary.data(), std::size_t(threads)), ws.occupied, ws.occupied_summary,
-            ws.counts, detail::threads_for(ws.policy, found * 4),
-            std::span<lindex_t* const>(ws.slot_of));
-        st.nvals = y.nvals();
-        return st;
-    }
-    auto& yi = y.indices();
-    yi.clear();
-    for (int t = 0; t < threads; ++t) {
-        const auto& l = ws.lists[std::size_t(t)];
-        yi.insert(yi.end(), l.begin(), l.end());
-    }
-    std::sort(yi.begin(), yi.end());
-    yi.erase(std::unique(yi.begin(), yi.end()), yi.end());  // private slots list each claimer
-    y.values().resize_for_overwrite(yi.size());
-    Y* yv = y.values().data();
-    const std::span<lindex_t* const> slot_of(ws.slot_of);
-    for (std::size_t k = 0; k < yi.size(); ++k) {
-        const lindex_t i = yi[k];
-        std::uint64_t mine[detail::kMaxPrivateSlotThreads] = {};
-        for (std::size_t t = 0; t < slot_of.size(); ++t) mine[t] = ws.claimed[t][i >> 6];
-        yv[k] = Y(to_global(detail::first_claim(slot_of, mine, unsigned(i & 63))[i]));
-        best[i] = none;
-    }
-    // Every bit set in a thread's bitmap (or its summary) is an output of yi, so each word
-    // holding one of them can be zeroed whole.
-    for (int t = 0; t < threads; ++t) {
-        std::uint64_t* b = ws.claimed[std::size_t(t)].data();
-        std::uint64_t* sb = ws.summary[std::size_t(t)].data();
-        for (lindex_t i : yi) {
-            b[i >> 6] = 0;
-            sb[i >> 12] = 0;
-        }
-    }
-    st.nvals = yi.size();
+    st.nvals = y.nvals();
     return st;
 }
 

@@ -17,6 +17,7 @@
 #include <map>
 #include <memory>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -40,14 +41,23 @@ struct Graph {
     OuterLookup lookup;
 };
 
-const Graph& graph(int scale) {
-    static std::map<int, std::unique_ptr<Graph>> cache;
-    auto& g = cache[scale];
+/// The graph of 2^scale vertices and 16 · 2^scale edge tuples: Kronecker (kind 0) or uniform
+/// random endpoints (kind 1, every degree close to 32).
+const Graph& graph(int scale, int kind = 0) {
+    static std::map<std::pair<int, int>, std::unique_ptr<Graph>> cache;
+    auto& g = cache[{scale, kind}];
     if (g) return *g;
     KroneckerParams p;
     p.scale = scale;
     std::vector<gindex_t> src, dst;
-    kronecker_edges(p, 0, num_edges(p), src, dst);
+    if (kind == 0) {
+        kronecker_edges(p, 0, num_edges(p), src, dst);
+    } else {
+        UniformParams u;
+        u.num_vertices = num_vertices(p);
+        u.num_edges = num_edges(p);
+        uniform_edges(u, 0, u.num_edges, src, dst);
+    }
     std::vector<lindex_t> r, c;
     r.reserve(2 * src.size());
     c.reserve(2 * src.size());
@@ -225,6 +235,43 @@ void Claim(benchmark::State& state) {
     label(state, names[state.range(2)]);
 }
 
+/// spmspv_claim (min_secondi, masked) on a random frontier: `dens_e4` / 10000 of the vertices,
+/// a visited set of those plus half the others, so that columns of every length occur, not
+/// only hubs'. Args: graph (0 Kronecker, 1 uniform), scale, density in 1/10000, and the
+/// column run from which the claim loop tests before setting bits (ClaimWorkspace::
+/// test_first_min; 1 << 30: never).
+void ClaimFrontier(benchmark::State& state) {
+    const Graph& g = graph(int(state.range(1)), int(state.range(0)));
+    const auto view = make_view(g.dcsc, &g.lookup);
+    const Inputs in = make_inputs(g.n, density_of(state.range(2)));
+    BitmapVector<Pattern> visited = in.visited;
+    for (const lindex_t v : in.frontier.indices()) visited.set(v);
+    MaskStorage st;
+    const MaskView mask = make_mask(visited, g.n, true, true, st);
+    ClaimWorkspace<std::int64_t> ws;
+    ws.test_first_min = offset_t(state.range(3));
+    SparseVector<std::int64_t> y;
+    KernelStats ks;
+    std::uint64_t entries = 0;
+    auto global = [](lindex_t j) { return std::int64_t(j); };
+    const std::span<const lindex_t> ids(in.frontier.indices());
+    for (auto _ : state) {
+        ks = spmspv_claim<min_secondi<std::int64_t>>(view, ids, global, mask, y, ws);
+        entries += ks.entries;
+        benchmark::DoNotOptimize(y.indices().data());
+    }
+    state.counters["edges_per_s"] =
+        benchmark::Counter(double(entries), benchmark::Counter::kIsRate);
+    state.counters["out"] = double(ks.nvals);
+    state.counters["x"] = double(ids.size());
+    label(state, state.range(0) == 0 ? "kronecker" : "uniform");
+}
+
+BENCHMARK(ClaimFrontier)
+    ->ArgNames({"graph", "scale", "dens_e4", "test_first"})
+    ->ArgsProduct({{0, 1}, {20}, {10, 100, 500}, {1, 8, 16, 32, 64, 1 << 30}})
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
 BENCHMARK(Claim)
     ->ArgNames({"scale", "top", "semiring"})
     ->ArgsProduct({{18, 20}, {64, 512}, {0, 1, 2}})

@@ -218,3 +218,62 @@ TEST(KernelsClaim, SortedAndBitmapDrainsShareOneWorkspace) {
             }
         }
 }
+
+// One workspace across calls of both slot widths (fewer and more than 2^16 inputs) and blocks of
+// two lengths, in every order, with the claim loop's test-before-set run from every column, from
+// the default length and never: each result equals the reference, and the slots take one store
+// of the widest call's size (4 bytes per output at most, 2 while every call had few inputs).
+TEST(KernelsClaim, SlotWidthsShareOneStore) {
+    const lindex_t n_in = 70000;
+    std::vector<Case> blocks;
+    for (const lindex_t n_out : {lindex_t(5000), lindex_t(9000)}) {
+        blocks.push_back(random_case(n_out + 3, n_out, n_in, 120000));
+    }
+    std::vector<Dcsc<Pattern>> dcsc;
+    for (const Case& k : blocks) {
+        const ValueArray<Pattern> va(k.r.size());
+        dcsc.push_back(Dcsc<Pattern>::from_tuples(k.n_out, k.n_in, k.r, k.c, va));
+    }
+    std::vector<lindex_t> few, all(n_in);
+    for (lindex_t j = 0; j < n_in; ++j) all[j] = j;
+    for (lindex_t j = 0; j < n_in; j += 97) few.push_back(j);
+    auto to_global = [](lindex_t j) { return std::int64_t(j) * 2 + 1; };
+    auto reference = [&](const Case& k, const std::vector<lindex_t>& ids) {
+        std::vector<char> in(n_in, 0);
+        for (lindex_t j : ids) in[j] = 1;
+        std::map<lindex_t, std::int64_t> expect;
+        for (std::size_t e = 0; e < k.r.size(); ++e) {
+            if (!in[k.c[e]]) continue;
+            auto [it, fresh] = expect.insert({k.r[e], to_global(k.c[e])});
+            if (!fresh) it->second = std::min(it->second, to_global(k.c[e]));
+        }
+        return expect;
+    };
+    // (block, inputs) in an order that switches width and length both ways.
+    const std::vector<std::pair<int, const std::vector<lindex_t>*>> calls = {
+        {0, &few}, {0, &all}, {1, &few}, {0, &few}, {1, &all}, {1, &few}, {0, &all}};
+    const ThreadsAtMost allow(5);
+    for (const offset_t test_first : {offset_t(1), kernels::detail::kClaimTestFirst, ~offset_t(0)})
+        for (int threads : {1, 2, 5}) {
+            ClaimWorkspace<std::int64_t> ws;
+            ws.sort_products_max = 0;
+            ws.test_first_min = test_first;
+            ws.policy.max_threads = threads;
+            ws.policy.min_parallel_work = threads == 1 ? ~std::size_t(0) : 1;
+            std::size_t longest_narrow = 0, longest_wide = 0;
+            for (const auto& [b, ids] : calls) {
+                SparseVector<std::int64_t> y;
+                claim_min(make_view(dcsc[std::size_t(b)]), *ids, to_global, no_mask(), y, ws);
+                std::map<lindex_t, std::int64_t> got;
+                for (std::size_t q = 0; q < y.nvals(); ++q) got[y.indices()[q]] = y.values()[q];
+                const Case& k = blocks[std::size_t(b)];
+                EXPECT_EQ(got, reference(k, *ids))
+                    << "threads " << threads << ", test first from " << test_first << ", block of "
+                    << k.n_out << " outputs, " << ids->size() << " inputs";
+                (ids == &few ? longest_narrow : longest_wide) =
+                    std::max(ids == &few ? longest_narrow : longest_wide, std::size_t(k.n_out));
+                const std::size_t words = std::max((longest_narrow + 1) / 2, longest_wide);
+                EXPECT_EQ(ws.slots.best.size(), words) << "4-byte words of slots";
+            }
+        }
+}

@@ -33,6 +33,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <vector>
 
@@ -58,31 +59,35 @@ namespace detail {
 /// clean-up would each add a cache miss per output: on a scale-20 Kronecker graph that level
 /// (479 products) took 0.010-0.012 ms instead of 0.031.
 inline constexpr offset_t kClaimSortProducts = 4096;
+
+/// The default of ClaimWorkspace::test_first_min: from this many products of one column in a
+/// slice, spmspv_claim() tests them all before setting their bits (see the claim loop).
+inline constexpr offset_t kClaimTestFirst = 32;
 }  // namespace detail
 
-/// The slots of spmspv_claim() in one width: for each output, the position in the call's
-/// input list of the input kept for it (the smallest for "min"), `none` when it has none.
-template <class Slot>
-struct ClaimSlots {
-    static constexpr Slot none = Slot(~Slot(0));
-    /// The slots of claiming thread 0, or of all threads when they share slots.
-    std::vector<Slot> best;
+/// The slots of spmspv_claim(): for each output, the position in the call's input list of the
+/// input kept for it (the smallest for "min"), all bits set when it has none. A call of fewer
+/// than 2^16 inputs (a top-down BFS level from a few hundred hubs) keeps them in 2 bytes per
+/// output, so that a thread's slots for a block of 2^20 outputs fit in a core's L2 cache of
+/// 2 MB or more, where 4-byte slots would not; a call of more inputs in 4 bytes. Both widths
+/// use the same storage, grown to the widest call so far, so a workspace holds at most 4
+/// bytes per output per claiming thread whichever widths its calls need.
+struct ClaimSlotStore {
+    /// The slots of claiming thread 0, or of all threads when they share slots; every byte
+    /// 0xff between calls, which is "no slot" in either width.
+    std::vector<std::uint32_t> best;
     /// Private slots of claiming threads 1, 2, ... when a few threads claim: read only where
-    /// the thread's bitmap says it claimed the output.
-    std::vector<std::vector<Slot>> priv;
-    std::vector<Slot*> of;  ///< where each claiming thread's slots are, this call
+    /// the thread's bitmap says it claimed the output in this call.
+    std::vector<std::vector<std::uint32_t>> priv;
+    unsigned width = 0;  ///< bytes per slot of the last call (0: none yet)
 };
 
 /// Scratch of spmspv_claim(), kept between calls: `claimed` and `summary` are all zero and
-/// both widths' `best` all at `none` whenever no call is running. (Y, the semiring's value
+/// every byte of `slots.best` 0xff whenever no call is running. (Y, the semiring's value
 /// type, is kept for the callers' types; the state is input positions whatever Y is.)
 template <class Y>
 struct ClaimWorkspace {
-    /// Slots of calls with at most 2^16 - 1 inputs (a top-down BFS level from a few hundred
-    /// hubs): 2 bytes per output, so that a thread's slots for a block of 2^20 outputs fit
-    /// in a core's L2 cache of 2 MB or more, where 4-byte slots would not.
-    ClaimSlots<std::uint16_t> narrow;
-    ClaimSlots<std::uint32_t> wide;            ///< slots of calls with more inputs
+    ClaimSlotStore slots;                      ///< for each output, the input it keeps
     std::vector<std::vector<lindex_t>> lists;  ///< outputs claimed, one list per thread
     std::vector<Y> input_values;               ///< each input's value, for the drain
     /// The outputs each thread reached, one bitmap per thread: the claim test of its products,
@@ -100,6 +105,10 @@ struct ClaimWorkspace {
     /// marking them in the bitmaps and slots (see detail::kClaimSortProducts, the default; 0:
     /// never).
     offset_t sort_products_max = detail::kClaimSortProducts;
+    /// From this many products of one column in a slice, the claim loop tests them all before
+    /// setting their bits (see detail::kClaimTestFirst, the default); shorter runs take the
+    /// one-pass test-and-set loop. Any value gives the same result.
+    offset_t test_first_min = detail::kClaimTestFirst;
     /// Claims of such a call as (output << 32 | input position), sorted; scratch of their
     /// merge, and where each input's run of them ends.
     std::vector<std::uint64_t> sorted_claims, sorted_scratch;
@@ -111,10 +120,6 @@ namespace detail {
 
 /// Products per unit of work of spmspv_claim().
 inline constexpr std::size_t kClaimSlice = 4096;
-
-/// From this many products of one column in a slice, spmspv_claim() tests them all before
-/// setting their bits (see the claim loop).
-inline constexpr offset_t kClaimTestFirst = 32;
 
 /// How many claims ahead spmspv_claim() prefetches the output slot. The slots a column's
 /// entries name are scattered over the block (2 or 4 bytes each: 2 or 4 MB at 2^20 outputs,
@@ -213,7 +218,7 @@ void drain_best(Slot* best, lindex_t n, ValueOf value_of, SparseVector<Y>& y,
                 std::span<std::vector<std::uint64_t>> summary, std::vector<std::uint64_t>& occupied,
                 std::vector<std::uint64_t>& occupied_summary, std::vector<std::size_t>& counts,
                 int threads, std::span<Slot* const> slot_of) {
-    constexpr Slot none = ClaimSlots<Slot>::none;
+    constexpr Slot none = Slot(~Slot(0));
     const std::size_t words = bitmap_words(n);
     const std::size_t sums = bitmap_words(lindex_t(words));
     occupied.resize(words);  // only the words named by occupied_summary are written and read
@@ -275,21 +280,30 @@ void drain_best(Slot* best, lindex_t n, ValueOf value_of, SparseVector<Y>& y,
 }
 
 /// spmspv_claim() past its plan, for a call of more than ws.sort_products_max products: the
-/// claims into the threads' bitmaps and slots of width Slot (`sl`), then the drain.
+/// claims into the threads' bitmaps and slots of width Slot, then the drain.
 template <class S, class Slot, class A, class ToGlobal>
 void claim_into_slots(const CompressedView<A>& a, std::span<const lindex_t> ids,
                       const offset_t* first, const offset_t* start, ToGlobal to_global,
                       const MaskView& mask, SparseVector<typename S::value_type>& y,
-                      ClaimWorkspace<typename S::value_type>& ws, ClaimSlots<Slot>& sl) {
+                      ClaimWorkspace<typename S::value_type>& ws) {
     using Y = typename S::value_type;
     constexpr bool keep_min = !semiring_has_terminal<S>();
-    constexpr Slot none = ClaimSlots<Slot>::none;
+    constexpr Slot none = Slot(~Slot(0));
     const lindex_t n = a.n_inner;
     const std::size_t inputs = ids.size();
     const offset_t flops = start[inputs];
-    if (sl.best.size() != std::size_t(n)) {
-        ::gridblas::detail::reserve_huge(sl.best, n);  // read at random, one slot per output
-        sl.best.assign(n, none);
+    ClaimSlotStore& sl = ws.slots;
+    const std::size_t slot_words = (std::size_t(n) * sizeof(Slot) + 3) / 4;
+    if (sl.best.size() < slot_words) {
+        ::gridblas::detail::reserve_huge(sl.best, slot_words);  // read at random
+        sl.best.resize(slot_words, ~std::uint32_t(0));
+    }
+    if (sl.width != sizeof(Slot)) {
+        // The storage was last read and written in the other width. Its bytes are all 0xff
+        // already; rewriting them as bytes keeps the compiler from moving this call's
+        // accesses of one type across the last call's of the other.
+        std::memset(sl.best.data(), 0xff, sl.best.size() * sizeof(std::uint32_t));
+        sl.width = unsigned(sizeof(Slot));
     }
     const std::size_t words = bitmap_words(n);
     const int threads = threads_for(ws.policy, std::size_t(flops));
@@ -302,24 +316,26 @@ void claim_into_slots(const CompressedView<A>& a, std::span<const lindex_t> ids,
         if (ws.summary[std::size_t(t)].size() != sums) ws.summary[std::size_t(t)].assign(sums, 0);
     }
     for (auto& l : ws.lists) l.clear();  // also those of threads the runtime may not start
-    Slot* best = sl.best.data();
+    Slot* best = reinterpret_cast<Slot*>(sl.best.data());
     // A few threads store into slots of their own (thread 0 into `best`), so no claim needs
     // an atomic; each thread then takes one contiguous run of the products, so that thread
     // t's inputs all come before thread t + 1's and the first claimer of an output has the
     // smallest input. More threads share `best` and take slices as they come.
     const bool private_slots = threads > 1 && threads <= kMaxPrivateSlotThreads;
-    sl.of.assign(1, best);
+    Slot* slots_of[kMaxPrivateSlotThreads] = {best};  // where each claiming thread's slots are
+    std::size_t slot_arrays = 1;
     if (private_slots) {
         if (sl.priv.size() < std::size_t(threads)) sl.priv.resize(std::size_t(threads));
         for (int t = 1; t < threads; ++t) {
-            std::vector<Slot>& mine = sl.priv[std::size_t(t)];
-            if (mine.size() != std::size_t(n)) {
-                ::gridblas::detail::reserve_huge(mine, n);
-                mine.resize(n);  // read only where the thread claimed: any contents will do
+            std::vector<std::uint32_t>& mine = sl.priv[std::size_t(t)];
+            if (mine.size() < slot_words) {
+                ::gridblas::detail::reserve_huge(mine, slot_words);
+                mine.resize(slot_words);  // read only where the thread claimed: any contents
             }
-            sl.of.push_back(mine.data());
+            slots_of[slot_arrays++] = reinterpret_cast<Slot*>(mine.data());
         }
     }
+    const std::span<Slot* const> slot_of(slots_of, slot_arrays);
     // Slices of up to kClaimSlice products, at least four per thread (a level of a mesh is a
     // few thousand products), and not below 256.
     const offset_t slice = threads == 1 ? offset_t(kClaimSlice)
@@ -339,7 +355,7 @@ void claim_into_slots(const CompressedView<A>& a, std::span<const lindex_t> ids,
             // This slice's first claims: outputs, and the positions of their inputs.
             lindex_t take_i[kClaimSlice];
             Slot take_k[kClaimSlice];
-            Slot* my_slots = private_slots ? sl.of[me] : best;
+            Slot* my_slots = private_slots ? slots_of[me] : best;
             const std::size_t my_end =
                 private_slots ? part_begin(slices, worker + 1, threads) : slices;
             auto next = [&](std::size_t c) {
@@ -354,6 +370,7 @@ void claim_into_slots(const CompressedView<A>& a, std::span<const lindex_t> ids,
                 std::size_t k =
                     std::size_t(std::upper_bound(start, start + inputs + 1, lo) - start) - 1;
                 const lindex_t* inner = a.inner;
+                const offset_t test_first = ws.test_first_min;
                 std::size_t added = 0;
                 for (offset_t f = lo; f < hi; ++k) {
                     // Short columns: the entries of the column 8 inputs ahead start loading.
@@ -363,7 +380,7 @@ void claim_into_slots(const CompressedView<A>& a, std::span<const lindex_t> ids,
                     const Slot pos = Slot(k);
                     const offset_t base = first[k] - start[k];
                     const offset_t stop = std::min(hi, start[k + 1]);
-                    if (stop - f >= kClaimTestFirst) {
+                    if (stop - f >= test_first) {
                         // A column names each output once, so its products can all be
                         // tested before any bit is set: the tests are then loads only, free
                         // of the chain that a test-and-set forms through a word several
@@ -438,8 +455,7 @@ void claim_into_slots(const CompressedView<A>& a, std::span<const lindex_t> ids,
         auto drain = [&](auto value_of) {
             drain_best(best, n, value_of, y, std::span(ws.claimed.data(), std::size_t(threads)),
                        std::span(ws.summary.data(), std::size_t(threads)), ws.occupied,
-                       ws.occupied_summary, ws.counts, threads_for(ws.policy, found * 4),
-                       std::span<Slot* const>(sl.of));
+                       ws.occupied_summary, ws.counts, threads_for(ws.policy, found * 4), slot_of);
         };
         if (inputs > found) {
             drain([&](Slot k) { return Y(to_global(ids[k])); });
@@ -462,7 +478,6 @@ void claim_into_slots(const CompressedView<A>& a, std::span<const lindex_t> ids,
     yi.erase(std::unique(yi.begin(), yi.end()), yi.end());  // private slots list each claimer
     y.values().resize_for_overwrite(yi.size());
     Y* yv = y.values().data();
-    const std::span<Slot* const> slot_of(sl.of);
     for (std::size_t q = 0; q < yi.size(); ++q) {
         const lindex_t i = yi[q];
         std::uint64_t mine[kMaxPrivateSlotThreads] = {};
@@ -526,11 +541,11 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
         detail::with_mask(mask, [&](auto allow) {
             detail::claim_by_sorting(a, ids, first, start, to_global, allow, y, ws);
         });
-    } else if (inputs <= std::size_t(ClaimSlots<std::uint16_t>::none)) {
+    } else if (inputs < std::size_t(0xffff)) {
         // Positions up to 2^16 - 2: the empty marker stays free.
-        detail::claim_into_slots<S>(a, ids, first, start, to_global, mask, y, ws, ws.narrow);
+        detail::claim_into_slots<S, std::uint16_t>(a, ids, first, start, to_global, mask, y, ws);
     } else {
-        detail::claim_into_slots<S>(a, ids, first, start, to_global, mask, y, ws, ws.wide);
+        detail::claim_into_slots<S, std::uint32_t>(a, ids, first, start, to_global, mask, y, ws);
     }
     st.nvals = y.nvals();
     return st;

@@ -1,7 +1,8 @@
-// bench_local: Google Benchmark of the local CPU kernels on Graph500 Kronecker graphs
-// (symmetrised, self-loops dropped, duplicates merged, pattern-only): push SpMSpV (SPA, sort,
-// automatic) and masked pull SpMV, with BFS-like inputs — a random frontier holding its own
-// vertex ids and a visited set covering half the vertices (mask = not visited).
+// bench_local: Google Benchmark of the local CPU kernels on Graph500 Kronecker graphs (and, for
+// ClaimFrontier, uniform random ones; symmetrised, self-loops dropped, duplicates merged,
+// pattern-only): push SpMSpV (SPA, sort, automatic, claiming) and masked pull SpMV, with
+// BFS-like inputs — a random frontier holding its own vertex ids and a visited set covering half
+// the vertices (mask = not visited).
 //
 // Counters: edges_per_s = matrix entries the kernel examined per second of wall-clock time
 // (KernelStats::entries; pull stops rows early, so it examines far fewer than it could),
@@ -42,7 +43,7 @@ struct Graph {
 };
 
 /// The graph of 2^scale vertices and 16 · 2^scale edge tuples: Kronecker (kind 0) or uniform
-/// random endpoints (kind 1, every degree close to 32).
+/// random endpoints (kind 1, degrees about 32).
 const Graph& graph(int scale, int kind = 0) {
     static std::map<std::pair<int, int>, std::unique_ptr<Graph>> cache;
     auto& g = cache[{scale, kind}];

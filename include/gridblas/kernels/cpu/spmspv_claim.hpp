@@ -63,6 +63,10 @@ inline constexpr offset_t kClaimSortProducts = 4096;
 /// The default of ClaimWorkspace::test_first_min: from this many products of one column in a
 /// slice, spmspv_claim() tests them all before setting their bits (see the claim loop).
 inline constexpr offset_t kClaimTestFirst = 32;
+
+/// The slot of an output no input has claimed: all bits set, in either width.
+template <class Slot>
+inline constexpr Slot kNoSlot = Slot(~Slot(0));
 }  // namespace detail
 
 /// The slots of spmspv_claim(): for each output, the position in the call's input list of the
@@ -218,7 +222,7 @@ void drain_best(Slot* best, lindex_t n, ValueOf value_of, SparseVector<Y>& y,
                 std::span<std::vector<std::uint64_t>> summary, std::vector<std::uint64_t>& occupied,
                 std::vector<std::uint64_t>& occupied_summary, std::vector<std::size_t>& counts,
                 int threads, std::span<Slot* const> slot_of) {
-    constexpr Slot none = Slot(~Slot(0));
+    constexpr Slot none = kNoSlot<Slot>;
     const std::size_t words = bitmap_words(n);
     const std::size_t sums = bitmap_words(lindex_t(words));
     occupied.resize(words);  // only the words named by occupied_summary are written and read
@@ -288,7 +292,7 @@ void claim_into_slots(const CompressedView<A>& a, std::span<const lindex_t> ids,
                       ClaimWorkspace<typename S::value_type>& ws) {
     using Y = typename S::value_type;
     constexpr bool keep_min = !semiring_has_terminal<S>();
-    constexpr Slot none = Slot(~Slot(0));
+    constexpr Slot none = kNoSlot<Slot>;
     const lindex_t n = a.n_inner;
     const std::size_t inputs = ids.size();
     const offset_t flops = start[inputs];
@@ -541,7 +545,7 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
         detail::with_mask(mask, [&](auto allow) {
             detail::claim_by_sorting(a, ids, first, start, to_global, allow, y, ws);
         });
-    } else if (inputs < std::size_t(0xffff)) {
+    } else if (inputs < std::size_t(detail::kNoSlot<std::uint16_t>)) {
         // Positions up to 2^16 - 2: the empty marker stays free.
         detail::claim_into_slots<S, std::uint16_t>(a, ids, first, start, to_global, mask, y, ws);
     } else {

@@ -4,13 +4,15 @@
 // (complemented) mask, serially and with threads forced on: two and three threads (private slots,
 // one run of the products each) and five (shared slots lowered by compare-and-swap), more threads
 // than this machine's cores where need be; and each case also with its claims sorted (the path of
-// small calls) and with that path off.
+// small calls) and with that path off; and the insertion sort that path gives many short runs
+// of claims, on its own and through the kernel, both where it finishes and where it gives up.
 
 #include <gtest/gtest.h>
 #include <omp.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <random>
 #include <set>
@@ -315,4 +317,78 @@ TEST(KernelsClaim, SlotWidthsShareOneStore) {
                 EXPECT_EQ(ws.slots.best.size(), words) << "4-byte words of slots";
             }
         }
+}
+
+// The insertion sort of the claim keys in calls of many short runs: within its budget it
+// sorts; past it, it says so and leaves the same keys (a permutation) for std::sort.
+TEST(KernelsClaim, InsertionSortWithinItsBudget) {
+    std::vector<std::uint64_t> near;  // every key one or two places from its sorted position
+    for (std::uint64_t v = 0; v < 3000; v += 4) {
+        for (std::uint64_t d : {2, 0, 3, 1}) near.push_back(v + d);
+    }
+    std::vector<std::uint64_t> sorted = near;
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<std::uint64_t> keys = near;
+    EXPECT_TRUE(kernels::detail::insertion_sort_within(keys.data(), keys.size(), keys.size()));
+    EXPECT_EQ(keys, sorted);
+
+    std::vector<std::uint64_t> reversed(sorted.rbegin(), sorted.rend());
+    keys = reversed;
+    EXPECT_FALSE(kernels::detail::insertion_sort_within(keys.data(), keys.size(), 4 * keys.size()));
+    std::sort(keys.begin(), keys.end());
+    EXPECT_EQ(keys, sorted) << "the keys given up on are not the keys given";
+}
+
+// Calls of short runs through the sorted path, against the reference: a path graph with an
+// edge to the third vertex on, all inputs on (each output a few places from where its input
+// puts it: sorted by insertion) and every other input of a random graph on (runs of one or
+// two random outputs: the insertion gives up and std::sort finishes). Which of the two each
+// call takes is checked on its keys in input order, with the kernel's budget.
+TEST(KernelsClaim, ShortRunsOnTheSortedPath) {
+    const lindex_t n = 3000;
+    Case path{n, n, {}, {}};
+    for (lindex_t j = 0; j < n; ++j) {
+        for (lindex_t i : {j - 1, j + 1, j + 3}) {
+            if (j > 0 || i != j - 1) {
+                if (i < n) {
+                    path.r.push_back(i);
+                    path.c.push_back(j);
+                }
+            }
+        }
+    }
+    const Case scattered = random_case(99, 500, n, 2 * n);
+    auto to_global = [](lindex_t j) { return std::int64_t(j) * 5 + 2; };
+    for (const Case* k : std::initializer_list<const Case*>{&path, &scattered}) {
+        const ValueArray<Pattern> va(k->r.size());
+        const auto dcsc = Dcsc<Pattern>::from_tuples(k->n_out, k->n_in, k->r, k->c, va);
+        std::vector<lindex_t> ids;
+        for (lindex_t j = 0; j < n; j += (k == &path ? 1 : 2)) ids.push_back(j);
+        const Pairs expect =
+            reference_min(*k, chosen_of(n, ids), to_global, [](lindex_t) { return true; });
+        // The keys (output, input position) in input order, as the kernel makes them.
+        std::vector<std::uint64_t> keys;
+        std::size_t runs = 0;
+        for (std::size_t q = 0; q < ids.size(); ++q) {
+            std::vector<lindex_t> outs;
+            for (std::size_t e = 0; e < k->r.size(); ++e) {
+                if (k->c[e] == ids[q]) outs.push_back(k->r[e]);
+            }
+            std::sort(outs.begin(), outs.end());
+            for (lindex_t i : outs) keys.push_back(std::uint64_t(i) << 32 | q);
+            runs += outs.empty() ? 0 : 1;
+        }
+        ASSERT_GE(runs * kernels::detail::kClaimShortRun, keys.size()) << "runs not short";
+        EXPECT_EQ(
+            kernels::detail::insertion_sort_within(
+                keys.data(), keys.size(), kernels::detail::kClaimInsertionMoves * keys.size()),
+            k == &path)
+            << "the insertion sort should " << (k == &path ? "" : "not ") << "finish";
+        ClaimWorkspace<std::int64_t> ws;
+        ws.sort_products_max = ~offset_t(0);
+        ws.policy.max_threads = 1;
+        SparseVector<std::int64_t> y;
+        claim_min(make_view(dcsc), ids, to_global, no_mask(), y, ws);
+        EXPECT_EQ(pairs_of(y), expect) << (k == &path ? "path" : "scattered") << " graph";
+    }
 }

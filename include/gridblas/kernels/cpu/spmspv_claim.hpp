@@ -140,10 +140,36 @@ inline constexpr int kMaxPrivateSlotThreads = 4;
 /// is a cache miss or two, worth several products.
 inline constexpr std::size_t kClaimPlanWork = 8;
 
+/// Sorts keys[0, n) by insertion while at most `budget` keys have been moved in all; returns
+/// false (the keys permuted, not yet sorted) once more have. Keys that sit a place or two from
+/// their sorted position cost about one comparison each.
+inline bool insertion_sort_within(std::uint64_t* keys, std::size_t n, std::size_t budget) {
+    std::size_t moved = 0;
+    for (std::size_t q = 1; q < n; ++q) {
+        const std::uint64_t x = keys[q];
+        std::size_t p = q;
+        for (; p > 0 && keys[p - 1] > x; --p) keys[p] = keys[p - 1];
+        keys[p] = x;
+        moved += q - p;
+        if (moved > budget) return false;
+    }
+    return true;
+}
+
+/// Runs of at most this many keys on average are sorted by insertion first (see
+/// claim_by_sorting), within kClaimInsertionMoves moves per key.
+inline constexpr std::size_t kClaimShortRun = 4;
+inline constexpr std::size_t kClaimInsertionMoves = 4;
+
 /// spmspv_claim() for a call of few products, on one thread: the allowed products as keys
 /// (output, input position) and each output's first key kept, which is its smallest input as
 /// the inputs ascend. A column's inner ids ascend (as in every compressed block), so the keys
-/// come as one sorted run per input, merged pairwise (a few runs: a linear pass or two).
+/// come as one sorted run per input, merged pairwise (a few runs: a linear pass or two). Many
+/// short runs (a mesh's level: a few hundred inputs of two or three allowed entries each)
+/// would take a dozen merge passes; their keys are first sorted by insertion, which costs
+/// little when the inputs' outputs interleave only locally (on a mesh each key lies a place or
+/// two from its sorted position) and gives up after a few moves per key, when std::sort
+/// finishes the job.
 template <class Y, class A, class ToGlobal, class Allow>
 void claim_by_sorting(const CompressedView<A>& a, std::span<const lindex_t> ids,
                       const offset_t* first, const offset_t* start, ToGlobal to_global, Allow allow,
@@ -153,6 +179,11 @@ void claim_by_sorting(const CompressedView<A>& a, std::span<const lindex_t> ids,
     keys.clear();
     runs.assign(1, 0);
     for (std::size_t k = 0; k < ids.size(); ++k) {
+        // The entries of the column 8 inputs ahead start loading: on a frontier of many short
+        // columns (each level of a mesh) each column's first entry is a cache miss.
+        if (k + 8 < ids.size() && start[k + 9] > start[k + 8]) {
+            __builtin_prefetch(a.inner + first[k + 8]);
+        }
         const offset_t p0 = first[k];
         const offset_t p1 = p0 + (start[k + 1] - start[k]);
         const std::size_t had = keys.size();
@@ -161,6 +192,13 @@ void claim_by_sorting(const CompressedView<A>& a, std::span<const lindex_t> ids,
             if (allow(i)) keys.push_back((std::uint64_t(i) << 32) | std::uint64_t(k));
         }
         if (keys.size() != had) runs.push_back(keys.size());
+    }
+    const std::size_t n_runs = runs.size() - 1;
+    if (n_runs > 2 && n_runs * kClaimShortRun >= keys.size()) {
+        if (!insertion_sort_within(keys.data(), keys.size(), kClaimInsertionMoves * keys.size())) {
+            std::sort(keys.begin(), keys.end());
+        }
+        runs.assign({0, keys.size()});
     }
     // Pairwise merges of neighbouring runs until one is left.
     std::vector<std::uint64_t>& other = ws.sorted_scratch;

@@ -101,7 +101,8 @@ std::vector<char> chosen_of(lindex_t n_in, const std::vector<lindex_t>& ids) {
     return chosen;
 }
 
-// ClaimWorkspace::sort_products_max settings: the bitmaps always, the default, sorting always.
+// ClaimWorkspace::sort_products_max settings: the bitmaps always (sort_short_runs_max 0 too),
+// the defaults, sorting always.
 // Sorting always is run on cases of at most kSortAlwaysEntries entries: past that it only
 // repeats, slowly in the unoptimized sanitizer build, what the smaller cases check.
 constexpr offset_t kSortSettings[] = {0, kernels::detail::kClaimSortProducts, ~offset_t(0)};
@@ -157,6 +158,7 @@ void check(const Case& k, const CompressedView<Pattern>& view, const std::string
                                          std::to_string(threads);
                 ClaimWorkspace<std::int64_t> ws;
                 ws.sort_products_max = sort_max;
+                ws.sort_short_runs_max = sort_max == 0 ? 0 : kernels::detail::kClaimSortShortRuns;
                 ws.policy.max_threads = int(threads);
                 ws.policy.min_parallel_work = threads == 1 ? ~std::size_t(0) : 1;
                 for (int rep = 0; rep < 2; ++rep) {  // the second call reuses the workspace
@@ -168,6 +170,7 @@ void check(const Case& k, const CompressedView<Pattern>& view, const std::string
                 ClaimWorkspace<std::int64_t> wa;
                 wa.policy = ws.policy;
                 wa.sort_products_max = sort_max;
+                wa.sort_short_runs_max = ws.sort_short_runs_max;
                 SparseVector<std::int64_t> ya;
                 spmspv_claim<any_secondi<std::int64_t>>(view, std::span<const lindex_t>(ids),
                                                         to_global, mv, ya, wa);
@@ -253,6 +256,7 @@ TEST(KernelsClaim, SortedAndBitmapDrainsShareOneWorkspace) {
         for (int threads : {1, 2, 3, 5}) {
             ClaimWorkspace<std::int64_t> ws;
             ws.sort_products_max = sort_max;
+            ws.sort_short_runs_max = sort_max == 0 ? 0 : kernels::detail::kClaimSortShortRuns;
             ws.policy.max_threads = threads;
             ws.policy.min_parallel_work = threads == 1 ? ~std::size_t(0) : 1;
             for (std::size_t call = 0; call < inputs.size(); ++call) {
@@ -300,6 +304,7 @@ TEST(KernelsClaim, SlotWidthsShareOneStore) {
         for (int threads : {1, 2, 5}) {
             ClaimWorkspace<std::int64_t> ws;
             ws.sort_products_max = 0;
+            ws.sort_short_runs_max = 0;
             ws.test_first_min = test_first;
             ws.policy.max_threads = threads;
             ws.policy.min_parallel_work = threads == 1 ? ~std::size_t(0) : 1;
@@ -339,11 +344,31 @@ TEST(KernelsClaim, InsertionSortWithinItsBudget) {
     EXPECT_EQ(keys, sorted) << "the keys given up on are not the keys given";
 }
 
-// Calls of short runs through the sorted path, against the reference: a path graph with an
-// edge to the third vertex on, all inputs on (each output a few places from where its input
-// puts it: sorted by insertion) and every other input of a random graph on (runs of one or
-// two random outputs: the insertion gives up and std::sort finishes). Which of the two each
-// call takes is checked on its keys in input order, with the kernel's budget.
+/// The keys (output << 32 | input position) of a call in input order, as the sorted path of
+/// the kernel makes them (no mask), and whether they come as many short runs.
+std::pair<std::vector<std::uint64_t>, bool> keys_in_input_order(const Case& k,
+                                                                const std::vector<lindex_t>& ids) {
+    std::vector<std::vector<lindex_t>> outs(k.n_in);
+    for (std::size_t e = 0; e < k.r.size(); ++e) outs[k.c[e]].push_back(k.r[e]);
+    std::vector<std::uint64_t> keys;
+    std::size_t runs = 0;
+    for (std::size_t q = 0; q < ids.size(); ++q) {
+        std::vector<lindex_t>& o = outs[ids[q]];
+        std::sort(o.begin(), o.end());
+        for (lindex_t i : o) keys.push_back(std::uint64_t(i) << 32 | q);
+        runs += o.empty() ? 0 : 1;
+    }
+    return {keys, runs > 2 && runs * kernels::detail::kClaimShortRun >= keys.size()};
+}
+
+// Calls of many short runs of claims, against the reference: a path graph with an edge to the
+// third vertex on, all inputs on (each output a few places from where its input puts it: the
+// insertion sort finishes) and a random graph (runs of a few random outputs: it gives up).
+// Which of the two each call meets is checked on its keys in input order. Calls of few
+// products sort either way (std::sort after the insertion gives up); calls of more, up to
+// ClaimWorkspace::sort_short_runs_max, sort only while the last insertion finished, else go
+// through the bitmaps: every call of a sequence that switches between the two graphs and the
+// two sizes gives the reference, and the workspace's flag follows the last insertion.
 TEST(KernelsClaim, ShortRunsOnTheSortedPath) {
     const lindex_t n = 3000;
     Case path{n, n, {}, {}};
@@ -357,38 +382,49 @@ TEST(KernelsClaim, ShortRunsOnTheSortedPath) {
             }
         }
     }
-    const Case scattered = random_case(99, 500, n, 2 * n);
+    const Case scattered = random_case(99, 500, n, 3 * n);
+    const ValueArray<Pattern> va_path(path.r.size()), va_scattered(scattered.r.size());
+    const auto dcsc_path = Dcsc<Pattern>::from_tuples(n, n, path.r, path.c, va_path);
+    const auto dcsc_scattered =
+        Dcsc<Pattern>::from_tuples(500, n, scattered.r, scattered.c, va_scattered);
+    std::vector<lindex_t> all(n), head;  // head: few products (at most sort_products_max)
+    for (lindex_t j = 0; j < n; ++j) all[j] = j;
+    for (lindex_t j = 0; j < 1000; j += 2) head.push_back(j);
     auto to_global = [](lindex_t j) { return std::int64_t(j) * 5 + 2; };
-    for (const Case* k : std::initializer_list<const Case*>{&path, &scattered}) {
-        const ValueArray<Pattern> va(k->r.size());
-        const auto dcsc = Dcsc<Pattern>::from_tuples(k->n_out, k->n_in, k->r, k->c, va);
-        std::vector<lindex_t> ids;
-        for (lindex_t j = 0; j < n; j += (k == &path ? 1 : 2)) ids.push_back(j);
-        const Pairs expect =
-            reference_min(*k, chosen_of(n, ids), to_global, [](lindex_t) { return true; });
-        // The keys (output, input position) in input order, as the kernel makes them.
-        std::vector<std::uint64_t> keys;
-        std::size_t runs = 0;
-        for (std::size_t q = 0; q < ids.size(); ++q) {
-            std::vector<lindex_t> outs;
-            for (std::size_t e = 0; e < k->r.size(); ++e) {
-                if (k->c[e] == ids[q]) outs.push_back(k->r[e]);
-            }
-            std::sort(outs.begin(), outs.end());
-            for (lindex_t i : outs) keys.push_back(std::uint64_t(i) << 32 | q);
-            runs += outs.empty() ? 0 : 1;
-        }
-        ASSERT_GE(runs * kernels::detail::kClaimShortRun, keys.size()) << "runs not short";
+    struct Call {
+        const Case* k;
+        const Dcsc<Pattern>* dcsc;
+        const std::vector<lindex_t>* ids;
+        bool insertion_finishes;  // expected of the keys in input order
+        bool flag_after;          // ClaimWorkspace::short_runs_sorted after the call
+    };
+    const std::vector<Call> calls = {
+        {&path, &dcsc_path, &all, true, true},               // more products: sorted
+        {&scattered, &dcsc_scattered, &all, false, false},   // gives up: bitmaps
+        {&path, &dcsc_path, &all, true, false},              // bitmaps: not tried
+        {&scattered, &dcsc_scattered, &head, false, false},  // few: std::sort
+        {&path, &dcsc_path, &head, true, true},              // few: sorted by insertion
+        {&path, &dcsc_path, &all, true, true}};              // more products: sorted again
+    ClaimWorkspace<std::int64_t> ws;
+    ws.policy.max_threads = 1;
+    for (std::size_t c = 0; c < calls.size(); ++c) {
+        const Call& call = calls[c];
+        const std::string what = "call " + std::to_string(c);
+        auto [keys, short_runs] = keys_in_input_order(*call.k, *call.ids);
+        ASSERT_TRUE(short_runs) << what << ": not many short runs";
+        const bool few = keys.size() <= ws.sort_products_max;
+        ASSERT_EQ(few, call.ids == &head) << what;
+        ASSERT_LE(keys.size(), ws.sort_short_runs_max) << what;
         EXPECT_EQ(
             kernels::detail::insertion_sort_within(
                 keys.data(), keys.size(), kernels::detail::kClaimInsertionMoves * keys.size()),
-            k == &path)
-            << "the insertion sort should " << (k == &path ? "" : "not ") << "finish";
-        ClaimWorkspace<std::int64_t> ws;
-        ws.sort_products_max = ~offset_t(0);
-        ws.policy.max_threads = 1;
+            call.insertion_finishes)
+            << what;
+        const Pairs expect = reference_min(*call.k, chosen_of(n, *call.ids), to_global,
+                                           [](lindex_t) { return true; });
         SparseVector<std::int64_t> y;
-        claim_min(make_view(dcsc), ids, to_global, no_mask(), y, ws);
-        EXPECT_EQ(pairs_of(y), expect) << (k == &path ? "path" : "scattered") << " graph";
+        claim_min(make_view(*call.dcsc), *call.ids, to_global, no_mask(), y, ws);
+        EXPECT_EQ(pairs_of(y), expect) << what;
+        EXPECT_EQ(ws.short_runs_sorted, call.flag_after) << what;
     }
 }

@@ -60,6 +60,14 @@ namespace detail {
 /// (479 products) took 0.010-0.012 ms instead of 0.031.
 inline constexpr offset_t kClaimSortProducts = 4096;
 
+/// The default of ClaimWorkspace::sort_short_runs_max: calls of more products than
+/// sort_products_max, up to this many, also sort their claims while their runs are short and
+/// interleave only locally (a mesh's levels, up to a few thousand vertices each). On a
+/// 1024 x 1024 grid graph this took a search on one thread from about 68 to 56 ms; on a random
+/// graph, whose short runs the insertion sort gives up on, the bitmaps are two to three times
+/// faster at these sizes, hence the condition (ClaimWorkspace::short_runs_sorted).
+inline constexpr offset_t kClaimSortShortRuns = 16384;
+
 /// The default of ClaimWorkspace::test_first_min: from this many products of one column in a
 /// slice, spmspv_claim() tests them all before setting their bits (see the claim loop).
 inline constexpr offset_t kClaimTestFirst = 32;
@@ -109,6 +117,15 @@ struct ClaimWorkspace {
     /// marking them in the bitmaps and slots (see detail::kClaimSortProducts, the default; 0:
     /// never).
     offset_t sort_products_max = detail::kClaimSortProducts;
+    /// Calls of more products, up to this many, sort their claims too while
+    /// `short_runs_sorted` holds; a call whose claims are not many short runs, or whose
+    /// insertion sort gives up, goes on through the bitmaps and clears it (see
+    /// detail::kClaimSortShortRuns, the default; 0: never).
+    offset_t sort_short_runs_max = detail::kClaimSortShortRuns;
+    /// Whether the last call that sorted many short runs of claims by insertion finished
+    /// within its budget (true until one has not): the next calls are then likely shaped the
+    /// same way, as the levels of one search are.
+    bool short_runs_sorted = true;
     /// From this many products of one column in a slice, the claim loop tests them all before
     /// setting their bits (see detail::kClaimTestFirst, the default); shorter runs take the
     /// one-pass test-and-set loop. Any value gives the same result.
@@ -169,11 +186,12 @@ inline constexpr std::size_t kClaimInsertionMoves = 4;
 /// would take a dozen merge passes; their keys are first sorted by insertion, which costs
 /// little when the inputs' outputs interleave only locally (on a mesh each key lies a place or
 /// two from its sorted position) and gives up after a few moves per key, when std::sort
-/// finishes the job.
+/// finishes the job. With `only_short_runs` the call gives up instead (returns false, y
+/// untouched) when its claims are not many short runs or their insertion sort gives up.
 template <class Y, class A, class ToGlobal, class Allow>
-void claim_by_sorting(const CompressedView<A>& a, std::span<const lindex_t> ids,
+bool claim_by_sorting(const CompressedView<A>& a, std::span<const lindex_t> ids,
                       const offset_t* first, const offset_t* start, ToGlobal to_global, Allow allow,
-                      SparseVector<Y>& y, ClaimWorkspace<Y>& ws) {
+                      SparseVector<Y>& y, ClaimWorkspace<Y>& ws, bool only_short_runs) {
     std::vector<std::uint64_t>& keys = ws.sorted_claims;
     std::vector<std::size_t>& runs = ws.sorted_runs;
     keys.clear();
@@ -194,8 +212,16 @@ void claim_by_sorting(const CompressedView<A>& a, std::span<const lindex_t> ids,
         if (keys.size() != had) runs.push_back(keys.size());
     }
     const std::size_t n_runs = runs.size() - 1;
-    if (n_runs > 2 && n_runs * kClaimShortRun >= keys.size()) {
-        if (!insertion_sort_within(keys.data(), keys.size(), kClaimInsertionMoves * keys.size())) {
+    const bool short_runs = n_runs > 2 && n_runs * kClaimShortRun >= keys.size();
+    if (only_short_runs && !short_runs) {
+        ws.short_runs_sorted = false;
+        return false;
+    }
+    if (short_runs) {
+        ws.short_runs_sorted =
+            insertion_sort_within(keys.data(), keys.size(), kClaimInsertionMoves * keys.size());
+        if (!ws.short_runs_sorted) {
+            if (only_short_runs) return false;
             std::sort(keys.begin(), keys.end());
         }
         runs.assign({0, keys.size()});
@@ -232,6 +258,7 @@ void claim_by_sorting(const CompressedView<A>& a, std::span<const lindex_t> ids,
         yi[o] = lindex_t(keys[q] >> 32);
         yv[o++] = Y(to_global(ids[std::size_t(keys[q] & 0xffffffffu)]));
     }
+    return true;
 }
 
 /// The slots of the first claiming thread (in input order) whose word `mine[t]` has bit b:
@@ -579,11 +606,18 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
     const offset_t flops = start[inputs];
     st.entries = flops;
     if (flops == 0) return st;
-    if (flops <= ws.sort_products_max) {
+    const bool few = flops <= ws.sort_products_max;
+    if (few || (flops <= ws.sort_short_runs_max && ws.short_runs_sorted)) {
+        bool sorted = false;
         detail::with_mask(mask, [&](auto allow) {
-            detail::claim_by_sorting(a, ids, first, start, to_global, allow, y, ws);
+            sorted = detail::claim_by_sorting(a, ids, first, start, to_global, allow, y, ws, !few);
         });
-    } else if (inputs < std::size_t(detail::kNoSlot<std::uint16_t>)) {
+        if (sorted) {
+            st.nvals = y.nvals();
+            return st;
+        }
+    }
+    if (inputs < std::size_t(detail::kNoSlot<std::uint16_t>)) {
         // Positions up to 2^16 - 2: the empty marker stays free.
         detail::claim_into_slots<S, std::uint16_t>(a, ids, first, start, to_global, mask, y, ws);
     } else {

@@ -25,8 +25,10 @@
 /// index order from the threads' bitmaps, through a summary bit per 64 outputs (or, for a few
 /// dozen outputs in a long block, by sorting the claimed lists). A call of a few thousand
 /// products or fewer skips the bitmaps: its claims become (output, input) keys, one sorted run
-/// per input, merged on one thread. Min results are exact and deterministic; any results may
-/// differ from run to run, as the semiring allows.
+/// per input, merged on one thread, or sorted by insertion when the runs are many and short
+/// (a mesh's levels, whose runs interleave only locally); calls of up to 16,384 products take
+/// that path too while such insertion sorts finish. Min results are exact and deterministic;
+/// any results may differ from run to run, as the semiring allows.
 
 #include <algorithm>
 #include <atomic>

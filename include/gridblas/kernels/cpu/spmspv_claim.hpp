@@ -65,9 +65,10 @@ inline constexpr offset_t kClaimSortProducts = 4096;
 /// The default of ClaimWorkspace::sort_short_runs_max: calls of more products than
 /// sort_products_max, up to this many, also sort their claims while their runs are short and
 /// interleave only locally (a mesh's levels, up to a few thousand vertices each). On a
-/// 1024 x 1024 grid graph this took a search on one thread from about 68 to 56 ms; on a random
-/// graph, whose short runs the insertion sort gives up on, the bitmaps are two to three times
-/// faster at these sizes, hence the condition (ClaimWorkspace::short_runs_sorted).
+/// 1024 x 1024 grid graph sorting every call of up to 16,384 products took a search on one
+/// thread from about 68 to 56 ms; on a random graph, whose short runs the insertion sort gives
+/// up on, the bitmaps were two to three times faster at these sizes, hence the condition
+/// (ClaimWorkspace::short_runs_sorted).
 inline constexpr offset_t kClaimSortShortRuns = 16384;
 
 /// The default of ClaimWorkspace::test_first_min: from this many products of one column in a

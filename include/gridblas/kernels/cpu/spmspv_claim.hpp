@@ -186,7 +186,7 @@ inline constexpr std::size_t kClaimInsertionMoves = 4;
 /// the inputs ascend. A column's inner ids ascend (as in every compressed block), so the keys
 /// come as one sorted run per input, merged pairwise (a few runs: a linear pass or two). Many
 /// short runs (a mesh's level: a few hundred inputs of two or three allowed entries each)
-/// would take a dozen merge passes; their keys are first sorted by insertion, which costs
+/// would take about ten merge passes; their keys are first sorted by insertion, which costs
 /// little when the inputs' outputs interleave only locally (on a mesh each key lies a place or
 /// two from its sorted position) and gives up after a few moves per key, when std::sort
 /// finishes the job. With `only_short_runs` the call gives up instead (returns false, y

@@ -108,6 +108,13 @@ std::vector<char> chosen_of(lindex_t n_in, const std::vector<lindex_t>& ids) {
 constexpr offset_t kSortSettings[] = {0, kernels::detail::kClaimSortProducts, ~offset_t(0)};
 constexpr std::size_t kSortAlwaysEntries = 50000;
 
+/// Sets `ws` to sort the claims of calls of up to `sort_max` products, and those of more (up to
+/// the default) while they come as short runs; 0: no call sorts, all go through the bitmaps.
+void set_sorting(ClaimWorkspace<std::int64_t>& ws, offset_t sort_max) {
+    ws.sort_products_max = sort_max;
+    ws.sort_short_runs_max = sort_max == 0 ? 0 : kernels::detail::kClaimSortShortRuns;
+}
+
 void check(const Case& k, const CompressedView<Pattern>& view, const std::string& what_view) {
     std::mt19937_64 rng(5);
     std::vector<lindex_t> ids;
@@ -157,8 +164,7 @@ void check(const Case& k, const CompressedView<Pattern>& view, const std::string
                                          " mask " + std::to_string(masked) + " threads " +
                                          std::to_string(threads);
                 ClaimWorkspace<std::int64_t> ws;
-                ws.sort_products_max = sort_max;
-                ws.sort_short_runs_max = sort_max == 0 ? 0 : kernels::detail::kClaimSortShortRuns;
+                set_sorting(ws, sort_max);
                 ws.policy.max_threads = int(threads);
                 ws.policy.min_parallel_work = threads == 1 ? ~std::size_t(0) : 1;
                 for (int rep = 0; rep < 2; ++rep) {  // the second call reuses the workspace
@@ -169,8 +175,7 @@ void check(const Case& k, const CompressedView<Pattern>& view, const std::string
                 }
                 ClaimWorkspace<std::int64_t> wa;
                 wa.policy = ws.policy;
-                wa.sort_products_max = sort_max;
-                wa.sort_short_runs_max = ws.sort_short_runs_max;
+                set_sorting(wa, sort_max);
                 SparseVector<std::int64_t> ya;
                 spmspv_claim<any_secondi<std::int64_t>>(view, std::span<const lindex_t>(ids),
                                                         to_global, mv, ya, wa);
@@ -255,8 +260,7 @@ TEST(KernelsClaim, SortedAndBitmapDrainsShareOneWorkspace) {
     for (const offset_t sort_max : {offset_t(0), kernels::detail::kClaimSortProducts})
         for (int threads : {1, 2, 3, 5}) {
             ClaimWorkspace<std::int64_t> ws;
-            ws.sort_products_max = sort_max;
-            ws.sort_short_runs_max = sort_max == 0 ? 0 : kernels::detail::kClaimSortShortRuns;
+            set_sorting(ws, sort_max);
             ws.policy.max_threads = threads;
             ws.policy.min_parallel_work = threads == 1 ? ~std::size_t(0) : 1;
             for (std::size_t call = 0; call < inputs.size(); ++call) {
@@ -303,8 +307,7 @@ TEST(KernelsClaim, SlotWidthsShareOneStore) {
     for (const offset_t test_first : {offset_t(1), kernels::detail::kClaimTestFirst, ~offset_t(0)})
         for (int threads : {1, 2, 5}) {
             ClaimWorkspace<std::int64_t> ws;
-            ws.sort_products_max = 0;
-            ws.sort_short_runs_max = 0;
+            set_sorting(ws, 0);
             ws.test_first_min = test_first;
             ws.policy.max_threads = threads;
             ws.policy.min_parallel_work = threads == 1 ? ~std::size_t(0) : 1;
@@ -344,6 +347,8 @@ TEST(KernelsClaim, InsertionSortWithinItsBudget) {
     EXPECT_EQ(keys, sorted) << "the keys given up on are not the keys given";
 }
 
+namespace {
+
 /// The keys (output << 32 | input position) of a call in input order, as the sorted path of
 /// the kernel makes them (no mask), and whether they come as many short runs.
 std::pair<std::vector<std::uint64_t>, bool> keys_in_input_order(const Case& k,
@@ -360,6 +365,8 @@ std::pair<std::vector<std::uint64_t>, bool> keys_in_input_order(const Case& k,
     }
     return {keys, runs > 2 && runs * kernels::detail::kClaimShortRun >= keys.size()};
 }
+
+}  // namespace
 
 // Calls of many short runs of claims, against the reference: a path graph with an edge to the
 // third vertex on, all inputs on (each output a few places from where its input puts it: the

@@ -116,9 +116,9 @@ struct ClaimWorkspace {
     std::vector<std::size_t> counts;              ///< outputs per part of the drain
     std::vector<std::uint64_t> occupied;          ///< the drain's merged bitmap words
     std::vector<std::uint64_t> occupied_summary;  ///< and their summary
-    /// Calls with at most this many products merge their claims as sorted keys instead of
-    /// marking them in the bitmaps and slots (see detail::kClaimSortProducts, the default; 0:
-    /// never).
+    /// Calls with at most this many products sort their claims as keys instead of marking them
+    /// in the bitmaps and slots (see detail::kClaimSortProducts, the default; 0: none this way,
+    /// and with sort_short_runs_max 0 too no call sorts).
     offset_t sort_products_max = detail::kClaimSortProducts;
     /// Calls of more products, up to this many, sort their claims too while
     /// `short_runs_sorted` holds; a call whose claims are not many short runs, or whose
@@ -133,7 +133,7 @@ struct ClaimWorkspace {
     /// setting their bits (see detail::kClaimTestFirst, the default); shorter runs take the
     /// one-pass test-and-set loop. Any value gives the same result.
     offset_t test_first_min = detail::kClaimTestFirst;
-    /// Claims of such a call as (output << 32 | input position), sorted; scratch of their
+    /// Claims of a call that sorts them, as (output << 32 | input position); scratch of their
     /// merge, and where each input's run of them ends.
     std::vector<std::uint64_t> sorted_claims, sorted_scratch;
     std::vector<std::size_t> sorted_runs;

@@ -54,6 +54,17 @@ std::uint64_t BfsSolver::Impl::step(bool bottom_up) {
     return ws.last_entries;
 }
 
+namespace {
+/// Levels that find this many vertices or more are recorded on every thread. On the levels of
+/// a 1024 x 1024 mesh (a few hundred to two thousand vertices) two threads recording, together
+/// with the claim kernel's threads planning and sorting those levels (the kernel's
+/// ClaimWorkspace::sort_inputs_per_thread), took a search from 45-88 ms to 36-46 (five rounds);
+/// with the visited bits set on one thread first, as before, or the claims sorted on one, two
+/// threads were slower than one, since the lines a level writes then move between the cores.
+/// From 128 to 1,024 vertices the threshold made no difference there (31-42 ms).
+constexpr std::size_t kRecordParallelMin = 256;
+}  // namespace
+
 gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r, bool top_down) {
     SparseVector<gindex_t>& nx = next.sparse();
     const auto& ni = nx.indices();
@@ -70,11 +81,11 @@ gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r, bool top_do
     const bool sum_degrees = top_down;
     const gindex_t* deg = degree.data();
     gindex_t degree_sum = 0;
-    kernels::set_bits_sorted(vis, ni.data(), found);
-    // Parallel over the found vertices from 2^14 of them; ids ascend, so threads touch
-    // disjoint ranges of the per-vertex arrays. (Below that, on the levels of a mesh, two
-    // threads measured no faster: the lines each level writes would move between cores.)
-    const int threads = found >= (std::size_t(1) << 14) ? omp_get_max_threads() : 1;
+    // Parallel over the found vertices from kRecordParallelMin of them; ids ascend, so threads
+    // touch disjoint ranges of the per-vertex arrays, and each sets the visited bits of its
+    // own range too, so that the same thread writes the lines of one region of the graph level
+    // after level (see kRecordParallelMin).
+    const int threads = found >= kRecordParallelMin ? omp_get_max_threads() : 1;
     // Records found vertices [lo, hi) and returns their degree sum (top-down levels). The
     // found vertices are scattered over the per-vertex arrays, so the entry kRecordAhead
     // vertices on is prefetched for writing: on a mesh's levels (a few hundred vertices each)
@@ -106,12 +117,16 @@ gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r, bool top_do
         return sum;
     };
     if (threads == 1) {
-        degree_sum = record(0, found);  // no parallel region: see kernels::detail::run_parts
+        // No parallel region: see kernels::detail::run_parts.
+        kernels::detail::set_bits_sorted_part(vis, ni.data(), 0, found, false);
+        degree_sum = record(0, found);
     } else {
 #pragma omp parallel for num_threads(threads) schedule(static, 1) reduction(+ : degree_sum)
         for (int t = 0; t < threads; ++t) {
-            degree_sum += record(kernels::detail::part_begin(found, t, threads),
-                                 kernels::detail::part_begin(found, t + 1, threads));
+            const std::size_t lo = kernels::detail::part_begin(found, t, threads);
+            const std::size_t hi = kernels::detail::part_begin(found, t + 1, threads);
+            kernels::detail::set_bits_sorted_part(vis, ni.data(), lo, hi, true);
+            degree_sum += record(lo, hi);
         }
     }
     // The new frontier is next's ids: its index buffer is handed over rather than copied

@@ -4,7 +4,8 @@
 // (complemented) mask, serially and with threads forced on: two and three threads (private slots,
 // one run of the products each) and five (shared slots lowered by compare-and-swap), more threads
 // than this machine's cores where need be; and each case also with its claims sorted (the path of
-// small calls) and with that path off; and the insertion sort that path gives many short runs
+// small calls, on one thread or several, with the plan made together or first) and with that
+// path off; and the insertion sort that path gives many short runs
 // of claims, on its own and through the kernel, both where it finishes and where it gives up.
 
 #include <gtest/gtest.h>
@@ -115,6 +116,20 @@ void set_sorting(ClaimWorkspace<std::int64_t>& ws, offset_t sort_max) {
     ws.sort_short_runs_max = sort_max == 0 ? 0 : kernels::detail::kClaimSortShortRuns;
 }
 
+/// How the threads share a call that sorts its claims: three plan and sort every call
+/// together, however few its inputs and products (some threads then get no input; a call of
+/// too many products leaves them the plan and goes through the bitmaps); two sort every such
+/// call after the plan, each taking a share of the products; five keep the defaults.
+void set_teams(ClaimWorkspace<std::int64_t>& ws, int threads) {
+    if (threads == 3) {
+        ws.sort_inputs_per_thread = 1;
+        ws.sort_products_per_thread = 1;
+    } else if (threads == 2) {
+        ws.sort_inputs_per_thread = 0;
+        ws.sort_products_per_thread = 1;
+    }
+}
+
 void check(const Case& k, const CompressedView<Pattern>& view, const std::string& what_view) {
     std::mt19937_64 rng(5);
     std::vector<lindex_t> ids;
@@ -167,6 +182,7 @@ void check(const Case& k, const CompressedView<Pattern>& view, const std::string
                 set_sorting(ws, sort_max);
                 ws.policy.max_threads = int(threads);
                 ws.policy.min_parallel_work = threads == 1 ? ~std::size_t(0) : 1;
+                set_teams(ws, int(threads));
                 for (int rep = 0; rep < 2; ++rep) {  // the second call reuses the workspace
                     SparseVector<std::int64_t> y;
                     claim_min(view, ids, to_global, mv, y, ws);
@@ -175,6 +191,8 @@ void check(const Case& k, const CompressedView<Pattern>& view, const std::string
                 }
                 ClaimWorkspace<std::int64_t> wa;
                 wa.policy = ws.policy;
+                wa.sort_products_per_thread = ws.sort_products_per_thread;
+                wa.sort_inputs_per_thread = ws.sort_inputs_per_thread;
                 set_sorting(wa, sort_max);
                 SparseVector<std::int64_t> ya;
                 spmspv_claim<any_secondi<std::int64_t>>(view, std::span<const lindex_t>(ids),
@@ -412,26 +430,33 @@ TEST(KernelsClaim, ShortRunsOnTheSortedPath) {
         {&scattered, &dcsc_scattered, &head, false, false},  // few: std::sort
         {&path, &dcsc_path, &head, true, true},              // few: sorted by insertion
         {&path, &dcsc_path, &all, true, true}};              // more products: sorted again
-    ClaimWorkspace<std::int64_t> ws;
-    ws.policy.max_threads = 1;
-    for (std::size_t c = 0; c < calls.size(); ++c) {
-        const Call& call = calls[c];
-        const std::string what = "call " + std::to_string(c);
-        auto [keys, short_runs] = keys_in_input_order(*call.k, *call.ids);
-        ASSERT_TRUE(short_runs) << what << ": not many short runs";
-        const bool few = keys.size() <= ws.sort_products_max;
-        ASSERT_EQ(few, call.ids == &head) << what;
-        ASSERT_LE(keys.size(), ws.sort_short_runs_max) << what;
-        EXPECT_EQ(
-            kernels::detail::insertion_sort_within(
-                keys.data(), keys.size(), kernels::detail::kClaimInsertionMoves * keys.size()),
-            call.insertion_finishes)
-            << what;
-        const Pairs expect = reference_min(*call.k, chosen_of(n, *call.ids), to_global,
-                                           [](lindex_t) { return true; });
-        SparseVector<std::int64_t> y;
-        claim_min(make_view(*call.dcsc), *call.ids, to_global, no_mask(), y, ws);
-        EXPECT_EQ(pairs_of(y), expect) << what;
-        EXPECT_EQ(ws.short_runs_sorted, call.flag_after) << what;
+    // On one thread, and on three that sort every call's claims together (each thread's share
+    // of the keys is then short runs exactly when the whole call's are).
+    const ThreadsAtMost allow(3);
+    for (const int threads : {1, 3}) {
+        ClaimWorkspace<std::int64_t> ws;
+        ws.policy.max_threads = threads;
+        set_teams(ws, threads);
+        for (std::size_t c = 0; c < calls.size(); ++c) {
+            const Call& call = calls[c];
+            const std::string what =
+                "call " + std::to_string(c) + " on " + std::to_string(threads) + " threads";
+            auto [keys, short_runs] = keys_in_input_order(*call.k, *call.ids);
+            ASSERT_TRUE(short_runs) << what << ": not many short runs";
+            const bool few = keys.size() <= ws.sort_products_max;
+            ASSERT_EQ(few, call.ids == &head) << what;
+            ASSERT_LE(keys.size(), ws.sort_short_runs_max) << what;
+            EXPECT_EQ(
+                kernels::detail::insertion_sort_within(
+                    keys.data(), keys.size(), kernels::detail::kClaimInsertionMoves * keys.size()),
+                call.insertion_finishes)
+                << what;
+            const Pairs expect = reference_min(*call.k, chosen_of(n, *call.ids), to_global,
+                                               [](lindex_t) { return true; });
+            SparseVector<std::int64_t> y;
+            claim_min(make_view(*call.dcsc), *call.ids, to_global, no_mask(), y, ws);
+            EXPECT_EQ(pairs_of(y), expect) << what;
+            EXPECT_EQ(ws.short_runs_sorted, call.flag_after) << what;
+        }
     }
 }

@@ -25,22 +25,26 @@
 /// index order from the threads' bitmaps, through a summary bit per 64 outputs (or, for a few
 /// dozen outputs in a long block, by sorting the claimed lists). A call of a few thousand
 /// products or fewer skips the bitmaps: its claims become (output, input) keys, one sorted run
-/// per input, merged on one thread, or sorted by insertion when the runs are many and short
-/// (a mesh's levels, whose runs interleave only locally); calls of up to 16,384 products take
-/// that path too while such insertion sorts finish. Min results are exact and deterministic;
-/// any results may differ from run to run, as the semiring allows.
+/// per input, merged, or sorted by insertion when the runs are many and short (a mesh's
+/// levels, whose runs interleave only locally); calls of up to 16,384 products take that path
+/// too while such insertion sorts finish (spmspv_claim_sorted.hpp). From a few hundred inputs
+/// the threads plan the call and sort its claims together, in one parallel region. Min results are
+/// exact and deterministic; any results may differ from run to run, as the semiring allows.
 
 #include <algorithm>
 #include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <span>
 #include <vector>
 
 #include "gridblas/kernels/cpu/mask.hpp"
 #include "gridblas/kernels/cpu/parallel.hpp"
+#include "gridblas/kernels/cpu/spmspv_claim_sorted.hpp"
+#include "gridblas/kernels/cpu/spmspv_claim_workspace.hpp"
 #include "gridblas/kernels/cpu/spmspv_workspace.hpp"
 #include "gridblas/kernels/cpu/view.hpp"
 #include "gridblas/matrix/detail/huge_pages.hpp"
@@ -52,93 +56,6 @@
 #endif
 
 namespace gridblas::kernels {
-
-namespace detail {
-/// The default of ClaimWorkspace::sort_products_max: up to this many products
-/// spmspv_claim() merges its claims as sorted keys instead of marking them in bitmaps and slots. A
-/// few hundred products (the second level of a BFS from a low-degree root) then touch one line of
-/// the mask per product and no per-output state, where the bitmap, the slot, the drain and the
-/// clean-up would each add a cache miss per output: on a scale-20 Kronecker graph that level
-/// (479 products) took 0.010-0.012 ms instead of 0.031.
-inline constexpr offset_t kClaimSortProducts = 4096;
-
-/// The default of ClaimWorkspace::sort_short_runs_max: calls of more products than
-/// sort_products_max, up to this many, also sort their claims while their runs are short and
-/// interleave only locally (a mesh's levels, up to a few thousand vertices each). On a
-/// 1024 x 1024 grid graph sorting every call of up to 16,384 products took a search on one
-/// thread from about 68 to 56 ms; on a random graph, whose short runs the insertion sort gives
-/// up on, the bitmaps were two to three times faster at these sizes, hence the condition
-/// (ClaimWorkspace::short_runs_sorted).
-inline constexpr offset_t kClaimSortShortRuns = 16384;
-
-/// The default of ClaimWorkspace::test_first_min: from this many products of one column in a
-/// slice, spmspv_claim() tests them all before setting their bits (see the claim loop).
-inline constexpr offset_t kClaimTestFirst = 32;
-
-/// The slot of an output no input has claimed: all bits set, in either width.
-template <class Slot>
-inline constexpr Slot kNoSlot = Slot(~Slot(0));
-}  // namespace detail
-
-/// The slots of spmspv_claim(): for each output, the position in the call's input list of the
-/// input kept for it (the smallest for "min"), all bits set when it has none. A call of fewer
-/// than 2^16 inputs (a top-down BFS level from a few hundred hubs) keeps them in 2 bytes per
-/// output, so that a thread's slots for a block of 2^20 outputs fit in a core's L2 cache of
-/// 2 MB or more, where 4-byte slots would not; a call of more inputs in 4 bytes. Both widths
-/// use the same storage, grown to the widest call so far, so a workspace holds at most 4
-/// bytes per output per claiming thread whichever widths its calls need.
-struct ClaimSlotStore {
-    /// The slots of claiming thread 0, or of all threads when they share slots; every byte
-    /// 0xff between calls, which is "no slot" in either width.
-    std::vector<std::uint32_t> best;
-    /// Private slots of claiming threads 1, 2, ... when a few threads claim: read only where
-    /// the thread's bitmap says it claimed the output in this call.
-    std::vector<std::vector<std::uint32_t>> priv;
-    unsigned width = 0;  ///< bytes per slot of the last call (0: none yet)
-};
-
-/// Scratch of spmspv_claim(), kept between calls: `claimed` and `summary` are all zero and
-/// every byte of `slots.best` 0xff whenever no call is running. (Y, the semiring's value
-/// type, is kept for the callers' types; the state is input positions whatever Y is.)
-template <class Y>
-struct ClaimWorkspace {
-    ClaimSlotStore slots;                      ///< for each output, the input it keeps
-    std::vector<std::vector<lindex_t>> lists;  ///< outputs claimed, one list per thread
-    std::vector<Y> input_values;               ///< each input's value, for the drain
-    /// The outputs each thread reached, one bitmap per thread: the claim test of its products,
-    /// and what the drain reads to find the outputs.
-    std::vector<std::vector<std::uint64_t>> claimed;
-    /// Per thread, one bit per word of its `claimed` bitmap: the word may hold a claim.
-    std::vector<std::vector<std::uint64_t>> summary;
-    std::vector<offset_t> first;                  ///< first entry of each input's column
-    std::vector<offset_t> start;                  ///< products before each input
-    std::vector<offset_t> part_sums;              ///< products of each thread's inputs (plan)
-    std::vector<std::size_t> counts;              ///< outputs per part of the drain
-    std::vector<std::uint64_t> occupied;          ///< the drain's merged bitmap words
-    std::vector<std::uint64_t> occupied_summary;  ///< and their summary
-    /// Calls with at most this many products sort their claims as keys instead of marking them
-    /// in the bitmaps and slots (see detail::kClaimSortProducts, the default; 0: none this way,
-    /// and with sort_short_runs_max 0 too no call sorts).
-    offset_t sort_products_max = detail::kClaimSortProducts;
-    /// Calls of more products, up to this many, sort their claims too while
-    /// `short_runs_sorted` holds; a call whose claims are not many short runs, or whose
-    /// insertion sort gives up, goes on through the bitmaps and clears it (see
-    /// detail::kClaimSortShortRuns, the default; 0: never).
-    offset_t sort_short_runs_max = detail::kClaimSortShortRuns;
-    /// Whether the last call that sorted many short runs of claims by insertion finished
-    /// within its budget (true until one has not): the next calls are then likely shaped the
-    /// same way, as the levels of one search are.
-    bool short_runs_sorted = true;
-    /// From this many products of one column in a slice, the claim loop tests them all before
-    /// setting their bits (see detail::kClaimTestFirst, the default); shorter runs take the
-    /// one-pass test-and-set loop. Any value gives the same result.
-    offset_t test_first_min = detail::kClaimTestFirst;
-    /// Claims of a call that sorts them, as (output << 32 | input position); scratch of their
-    /// merge, and where each input's run of them ends.
-    std::vector<std::uint64_t> sorted_claims, sorted_scratch;
-    std::vector<std::size_t> sorted_runs;
-    ParallelPolicy policy;
-};
 
 namespace detail {
 
@@ -160,108 +77,29 @@ inline constexpr int kMaxPrivateSlotThreads = 4;
 /// is a cache miss or two, worth several products.
 inline constexpr std::size_t kClaimPlanWork = 8;
 
-/// Sorts keys[0, n) by insertion while at most `budget` keys have been moved in all; returns
-/// false (the keys permuted, not yet sorted) once more have. Keys that sit a place or two from
-/// their sorted position cost about one comparison each.
-inline bool insertion_sort_within(std::uint64_t* keys, std::size_t n, std::size_t budget) {
-    std::size_t moved = 0;
-    for (std::size_t q = 1; q < n; ++q) {
-        const std::uint64_t x = keys[q];
-        std::size_t p = q;
-        for (; p > 0 && keys[p - 1] > x; --p) keys[p] = keys[p - 1];
-        keys[p] = x;
-        moved += q - p;
-        if (moved > budget) return false;
-    }
-    return true;
+/// Threads of a call of `flops` products that sorts its claims: one per
+/// ws.sort_products_per_thread products, at most what the policy allows.
+template <class Y>
+int claim_sort_threads(const ClaimWorkspace<Y>& ws, offset_t flops) {
+    if (ws.sort_products_per_thread == 0) return 1;
+    const offset_t wanted = flops / ws.sort_products_per_thread;
+    if (wanted < 2) return 1;
+    ParallelPolicy any_work = ws.policy;
+    any_work.min_parallel_work = 0;
+    return int(std::min<offset_t>(wanted, offset_t(threads_for(any_work, 1))));
 }
 
-/// Runs of at most this many keys on average are sorted by insertion first (see
-/// claim_by_sorting), within kClaimInsertionMoves moves per key.
-inline constexpr std::size_t kClaimShortRun = 4;
-inline constexpr std::size_t kClaimInsertionMoves = 4;
-
-/// spmspv_claim() for a call of few products, on one thread: the allowed products as keys
-/// (output, input position) and each output's first key kept, which is its smallest input as
-/// the inputs ascend. A column's inner ids ascend (as in every compressed block), so the keys
-/// come as one sorted run per input, merged pairwise (a few runs: a linear pass or two). Many
-/// short runs (a mesh's level: a few hundred inputs of two or three allowed entries each)
-/// would take about ten merge passes; their keys are first sorted by insertion, which costs
-/// little when the inputs' outputs interleave only locally (on a mesh each key lies a place or
-/// two from its sorted position) and gives up after a few moves per key, when std::sort
-/// finishes the job. With `only_short_runs` the call gives up instead (returns false, y
-/// untouched) when its claims are not many short runs or their insertion sort gives up.
-template <class Y, class A, class ToGlobal, class Allow>
-bool claim_by_sorting(const CompressedView<A>& a, std::span<const lindex_t> ids,
-                      const offset_t* first, const offset_t* start, ToGlobal to_global, Allow allow,
-                      SparseVector<Y>& y, ClaimWorkspace<Y>& ws, bool only_short_runs) {
-    std::vector<std::uint64_t>& keys = ws.sorted_claims;
-    std::vector<std::size_t>& runs = ws.sorted_runs;
-    keys.clear();
-    runs.assign(1, 0);
-    for (std::size_t k = 0; k < ids.size(); ++k) {
-        // The entries of the column 8 inputs ahead start loading: on a frontier of many short
-        // columns (each level of a mesh) each column's first entry is a cache miss.
-        if (k + 8 < ids.size() && start[k + 9] > start[k + 8]) {
-            __builtin_prefetch(a.inner + first[k + 8]);
-        }
-        const offset_t p0 = first[k];
-        const offset_t p1 = p0 + (start[k + 1] - start[k]);
-        const std::size_t had = keys.size();
-        for (offset_t p = p0; p < p1; ++p) {
-            const lindex_t i = a.inner[p];
-            if (allow(i)) keys.push_back((std::uint64_t(i) << 32) | std::uint64_t(k));
-        }
-        if (keys.size() != had) runs.push_back(keys.size());
-    }
-    const std::size_t n_runs = runs.size() - 1;
-    const bool short_runs = n_runs > 2 && n_runs * kClaimShortRun >= keys.size();
-    if (only_short_runs && !short_runs) {
-        ws.short_runs_sorted = false;
-        return false;
-    }
-    if (short_runs) {
-        ws.short_runs_sorted =
-            insertion_sort_within(keys.data(), keys.size(), kClaimInsertionMoves * keys.size());
-        if (!ws.short_runs_sorted) {
-            if (only_short_runs) return false;
-            std::sort(keys.begin(), keys.end());
-        }
-        runs.assign({0, keys.size()});
-    }
-    // Pairwise merges of neighbouring runs until one is left.
-    std::vector<std::uint64_t>& other = ws.sorted_scratch;
-    other.resize(keys.size());
-    while (runs.size() > 2) {
-        std::size_t kept = 1;
-        for (std::size_t r = 0; r + 1 < runs.size(); r += 2) {
-            const auto b = keys.begin();
-            const std::size_t mid = runs[r + 1];
-            const std::size_t end = r + 2 < runs.size() ? runs[r + 2] : mid;
-            std::merge(b + std::ptrdiff_t(runs[r]), b + std::ptrdiff_t(mid),
-                       b + std::ptrdiff_t(mid), b + std::ptrdiff_t(end),
-                       other.begin() + std::ptrdiff_t(runs[r]));
-            runs[kept++] = end;
-        }
-        runs.resize(kept);
-        keys.swap(other);
-    }
-    auto& yi = y.indices();
-    yi.clear();
-    std::size_t found = 0;
-    for (std::size_t q = 0; q < keys.size(); ++q) {
-        found += (q == 0 || (keys[q] >> 32) != (keys[q - 1] >> 32)) ? 1 : 0;
-    }
-    yi.resize(found);
-    y.values().resize_for_overwrite(found);
-    Y* yv = y.values().data();
-    std::size_t o = 0;
-    for (std::size_t q = 0; q < keys.size(); ++q) {
-        if (q != 0 && (keys[q] >> 32) == (keys[q - 1] >> 32)) continue;
-        yi[o] = lindex_t(keys[q] >> 32);
-        yv[o++] = Y(to_global(ids[std::size_t(keys[q] & 0xffffffffu)]));
-    }
-    return true;
+/// Threads that plan a call of `inputs` inputs together and sort its claims if they are few:
+/// one per ws.sort_inputs_per_thread inputs, at most what the policy allows; 1: the plan
+/// comes first, alone (or in plan_inputs()'s region).
+template <class Y>
+int claim_team_threads(const ClaimWorkspace<Y>& ws, std::size_t inputs) {
+    if (ws.sort_inputs_per_thread == 0) return 1;
+    const std::size_t wanted = inputs / ws.sort_inputs_per_thread;
+    if (wanted < 2) return 1;
+    ParallelPolicy any_work = ws.policy;
+    any_work.min_parallel_work = 0;
+    return int(std::min<std::size_t>(wanted, std::size_t(threads_for(any_work, 1))));
 }
 
 /// The slots of the first claiming thread (in input order) whose word `mine[t]` has bit b:
@@ -601,24 +439,44 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
     ws.start.resize(inputs + 1);
     offset_t* first = ws.first.data();
     offset_t* start = ws.start.data();
-    const int plan_threads = detail::threads_for(ws.policy, inputs * detail::kClaimPlanWork);
-    if (ws.part_sums.size() < std::size_t(plan_threads)) {
-        ws.part_sums.resize(std::size_t(plan_threads));
+    offset_t flops = 0;
+    bool sorted = false;
+    const int team = detail::claim_team_threads(ws, inputs);
+    if (team > 1) {
+        // Enough inputs for several threads: they plan and, if the call's products are few
+        // enough, sort the claims in one parallel region.
+        detail::with_mask(mask, [&](auto allow) {
+            flops = detail::claim_by_sorting_parallel(a, ids, first, start, to_global, allow, y, ws,
+                                                      true, team, sorted);
+        });
+    } else {
+        const int plan_threads = detail::threads_for(ws.policy, inputs * detail::kClaimPlanWork);
+        if (ws.part_sums.size() < std::size_t(plan_threads)) {
+            ws.part_sums.resize(std::size_t(plan_threads));
+        }
+        detail::plan_inputs(a, ids.data(), inputs, first, start, ws.part_sums.data(), plan_threads);
+        flops = start[inputs];
+        if (flops != 0 && detail::claims_sorted(ws, flops)) {
+            // Few inputs; several threads still sort their claims when they have many products
+            // (a level of a few hubs).
+            const int threads = detail::claim_sort_threads(ws, flops);
+            const bool few = flops <= ws.sort_products_max;
+            detail::with_mask(mask, [&](auto allow) {
+                if (threads > 1) {
+                    detail::claim_by_sorting_parallel(a, ids, first, start, to_global, allow, y, ws,
+                                                      false, threads, sorted);
+                } else {
+                    sorted = detail::claim_by_sorting(a, ids, first, start, to_global, allow, y, ws,
+                                                      !few);
+                }
+            });
+        }
     }
-    detail::plan_inputs(a, ids.data(), inputs, first, start, ws.part_sums.data(), plan_threads);
-    const offset_t flops = start[inputs];
     st.entries = flops;
     if (flops == 0) return st;
-    const bool few = flops <= ws.sort_products_max;
-    if (few || (flops <= ws.sort_short_runs_max && ws.short_runs_sorted)) {
-        bool sorted = false;
-        detail::with_mask(mask, [&](auto allow) {
-            sorted = detail::claim_by_sorting(a, ids, first, start, to_global, allow, y, ws, !few);
-        });
-        if (sorted) {
-            st.nvals = y.nvals();
-            return st;
-        }
+    if (sorted) {
+        st.nvals = y.nvals();
+        return st;
     }
     if (inputs < std::size_t(detail::kNoSlot<std::uint16_t>)) {
         // Positions up to 2^16 - 2: the empty marker stays free.

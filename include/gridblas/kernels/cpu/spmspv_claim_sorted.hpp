@@ -1,0 +1,372 @@
+#pragma once
+/// @file spmspv_claim_sorted.hpp
+/// @brief spmspv_claim()'s path for calls of few products: the claims as sorted
+/// (output, input position) keys instead of bitmaps and slots, on one thread or several.
+///
+/// Each allowed product of input k (its position in the call's input list) reaching output i
+/// becomes the key i << 32 | k. A column's inner ids ascend, so the keys of one input form a
+/// sorted run; once the runs are merged, the first key of each output carries its smallest
+/// input, which is what both positional semirings keep (min by definition, any by choice, so
+/// that the result is deterministic). On several threads each takes a contiguous share of
+/// the products, sorts its keys and keeps one per output; then each merges the keys of one
+/// range of outputs from every share (ranges cut so that each thread merges about as many
+/// keys), and writes its outputs at their place in y.
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <span>
+#include <vector>
+
+#include "gridblas/kernels/cpu/parallel.hpp"
+#include "gridblas/kernels/cpu/spmspv_claim_workspace.hpp"
+#include "gridblas/kernels/cpu/spmspv_workspace.hpp"
+#include "gridblas/kernels/cpu/view.hpp"
+#include "gridblas/vector/sparse_vector.hpp"
+
+namespace gridblas::kernels::detail {
+
+/// Sorts keys[0, n) by insertion while at most `budget` keys have been moved in all; returns
+/// false (the keys permuted, not yet sorted) once more have. Keys that sit a place or two from
+/// their sorted position cost about one comparison each.
+inline bool insertion_sort_within(std::uint64_t* keys, std::size_t n, std::size_t budget) {
+    std::size_t moved = 0;
+    for (std::size_t q = 1; q < n; ++q) {
+        const std::uint64_t x = keys[q];
+        std::size_t p = q;
+        for (; p > 0 && keys[p - 1] > x; --p) keys[p] = keys[p - 1];
+        keys[p] = x;
+        moved += q - p;
+        if (moved > budget) return false;
+    }
+    return true;
+}
+
+/// Runs of at most this many keys on average are sorted by insertion first (see
+/// sort_claim_keys), within kClaimInsertionMoves moves per key.
+inline constexpr std::size_t kClaimShortRun = 4;
+inline constexpr std::size_t kClaimInsertionMoves = 4;
+
+/// The keys of inputs [k_lo, k_hi): keys = their allowed products as output << 32 | k, runs =
+/// 0 and the end of each input's run of keys (inputs with none add no run). Written through
+/// local pointers: the vectors' own ends are stored once, at the end.
+template <class A, class Allow>
+void collect_claim_keys(const CompressedView<A>& a, const offset_t* first, const offset_t* start,
+                        std::size_t k_lo, std::size_t k_hi, Allow allow, ClaimKeys& keys,
+                        ClaimRuns& runs) {
+    keys.resize(std::size_t(start[k_hi] - start[k_lo]));  // the most there can be
+    runs.resize(k_hi - k_lo + 1);
+    std::uint64_t* out = keys.data();
+    std::size_t* run_end = runs.data();
+    const lindex_t* inner = a.inner;
+    std::size_t n = 0;
+    std::size_t r = 0;
+    run_end[r++] = 0;
+    for (std::size_t k = k_lo; k < k_hi; ++k) {
+        // The entries of the column 8 inputs ahead start loading: on a frontier of many short
+        // columns (each level of a mesh) each column's first entry is a cache miss.
+        if (k + 8 < k_hi && start[k + 9] > start[k + 8]) {
+            __builtin_prefetch(inner + first[k + 8]);
+        }
+        const offset_t p0 = first[k];
+        const offset_t p1 = p0 + (start[k + 1] - start[k]);
+        const std::size_t had = n;
+        for (offset_t p = p0; p < p1; ++p) {
+            const lindex_t i = inner[p];
+            out[n] = (std::uint64_t(i) << 32) | std::uint64_t(k);  // kept if allowed
+            n += allow(i) ? 1 : 0;
+        }
+        run_end[r] = n;
+        r += n != had ? 1 : 0;
+    }
+    keys.resize(n);
+    runs.resize(r);
+}
+
+/// Merges neighbouring sorted runs of `keys` (bounded by `runs`) pairwise until one is left;
+/// `other` is scratch of the same use (the two are swapped as passes go).
+inline void merge_key_runs(ClaimKeys& keys, ClaimRuns& runs, ClaimKeys& other) {
+    other.resize(keys.size());
+    while (runs.size() > 2) {
+        std::size_t kept = 1;
+        for (std::size_t r = 0; r + 1 < runs.size(); r += 2) {
+            const auto b = keys.begin();
+            const std::size_t mid = runs[r + 1];
+            const std::size_t end = r + 2 < runs.size() ? runs[r + 2] : mid;
+            std::merge(b + std::ptrdiff_t(runs[r]), b + std::ptrdiff_t(mid),
+                       b + std::ptrdiff_t(mid), b + std::ptrdiff_t(end),
+                       other.begin() + std::ptrdiff_t(runs[r]));
+            runs[kept++] = end;
+        }
+        runs.resize(kept);
+        keys.swap(other);
+    }
+}
+
+/// How sort_claim_keys() went with the insertion sort of many short runs.
+enum class ShortRuns {
+    not_tried,  ///< the runs were few or long (and the call did not ask for short ones only)
+    sorted,     ///< sorted by insertion within the budget
+    gave_up,    ///< not many short runs, or the insertion gave up
+};
+
+/// Sorts the runs of keys into one. Many short runs (a mesh's level: a few hundred inputs of
+/// two or three allowed entries each) would take about ten merge passes; their keys are first
+/// sorted by insertion, which costs little when the inputs' outputs interleave only locally
+/// (on a mesh each key lies a place or two from its sorted position) and gives up after a few
+/// moves per key, when std::sort finishes the job. Returns false (keys not sorted) when
+/// `only_short_runs` and the keys are not many short runs or their insertion sort gave up.
+inline bool sort_claim_keys(ClaimKeys& keys, ClaimRuns& runs, ClaimKeys& other,
+                            bool only_short_runs, ShortRuns& how) {
+    const std::size_t n_runs = runs.size() - 1;
+    const bool short_runs = n_runs > 2 && n_runs * kClaimShortRun >= keys.size();
+    how = ShortRuns::not_tried;
+    if (only_short_runs && !short_runs) {
+        how = ShortRuns::gave_up;
+        return false;
+    }
+    if (short_runs) {
+        const bool done =
+            insertion_sort_within(keys.data(), keys.size(), kClaimInsertionMoves * keys.size());
+        how = done ? ShortRuns::sorted : ShortRuns::gave_up;
+        if (!done) {
+            if (only_short_runs) return false;
+            std::sort(keys.begin(), keys.end());
+        }
+        runs.assign({0, keys.size()});
+    }
+    merge_key_runs(keys, runs, other);
+    return true;
+}
+
+/// Keeps the first of each output's sorted keys (its smallest input); returns how many.
+inline std::size_t keep_first_per_output(std::uint64_t* keys, std::size_t n) {
+    std::size_t o = 0;
+    for (std::size_t q = 0; q < n; ++q) {
+        if (o != 0 && (keys[q] >> 32) == (keys[o - 1] >> 32)) continue;
+        keys[o++] = keys[q];
+    }
+    return o;
+}
+
+/// Writes the outputs of sorted keys, one per output, at y's entries [at, at + n).
+template <class Y, class ToGlobal>
+void write_claims(const std::uint64_t* keys, std::size_t n, std::span<const lindex_t> ids,
+                  ToGlobal to_global, lindex_t* yi, Y* yv, std::size_t at) {
+    for (std::size_t q = 0; q < n; ++q) {
+        yi[at + q] = lindex_t(keys[q] >> 32);
+        yv[at + q] = Y(to_global(ids[std::size_t(keys[q] & 0xffffffffu)]));
+    }
+}
+
+/// Records how a call's insertion sorts went in ws.short_runs_sorted: cleared by one that gave
+/// up, set by one that finished, kept when none ran.
+template <class Y>
+void note_short_runs(ClaimWorkspace<Y>& ws, ShortRuns how) {
+    if (how != ShortRuns::not_tried) ws.short_runs_sorted = how == ShortRuns::sorted;
+}
+
+/// spmspv_claim() for a call of few products, on one thread. With `only_short_runs` the call
+/// gives up instead (returns false, y untouched) when its claims are not many short runs or
+/// their insertion sort gives up.
+template <class Y, class A, class ToGlobal, class Allow>
+bool claim_by_sorting(const CompressedView<A>& a, std::span<const lindex_t> ids,
+                      const offset_t* first, const offset_t* start, ToGlobal to_global, Allow allow,
+                      SparseVector<Y>& y, ClaimWorkspace<Y>& ws, bool only_short_runs) {
+    ClaimKeys& keys = ws.sorted_claims;
+    collect_claim_keys(a, first, start, 0, ids.size(), allow, keys, ws.sorted_runs);
+    ShortRuns how = ShortRuns::not_tried;
+    const bool sorted =
+        sort_claim_keys(keys, ws.sorted_runs, ws.sorted_scratch, only_short_runs, how);
+    note_short_runs(ws, how);
+    if (!sorted) return false;
+    const std::size_t found = keep_first_per_output(keys.data(), keys.size());
+    y.indices().resize(found);
+    y.values().resize_for_overwrite(found);
+    write_claims(keys.data(), found, ids, to_global, y.indices().data(), y.values().data(), 0);
+    return true;
+}
+
+/// The smallest output p such that at least `target` of the parts' keys have outputs below
+/// p (each part's keys sorted, one per output): where a thread's range of outputs to merge
+/// begins. A binary search over the outputs, counting each part's keys by binary search.
+inline std::uint64_t split_outputs(std::span<const ClaimSortPart> parts, std::size_t target,
+                                   std::uint64_t n) {
+    std::uint64_t lo = 0;
+    std::uint64_t hi = n;
+    while (lo < hi) {
+        const std::uint64_t mid = lo + (hi - lo) / 2;
+        std::size_t below = 0;
+        for (const ClaimSortPart& p : parts) {
+            below += std::size_t(std::lower_bound(p.keys.begin(), p.keys.end(), mid << 32) -
+                                 p.keys.begin());
+        }
+        if (below >= target) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    return lo;
+}
+
+/// Whether a call of `flops` products sorts its claims (spmspv_claim()'s rule): always when
+/// they are few (at most ws.sort_products_max), and up to ws.sort_short_runs_max while the
+/// last insertion sort of many short runs finished.
+template <class Y>
+bool claims_sorted(const ClaimWorkspace<Y>& ws, offset_t flops) {
+    return flops <= ws.sort_products_max ||
+           (flops <= ws.sort_short_runs_max && ws.short_runs_sorted);
+}
+
+/// claim_by_sorting() on `threads` threads (see the file comment), each sorting the keys of
+/// a contiguous share of the inputs. The result is the same as on one thread: the first key
+/// of an output over all shares comes from the lowest share that reached it, which holds its
+/// smallest input. With `plan_here` the threads first make the plan (first, start) of equal
+/// shares of the inputs, then sort only if claims_sorted() for the call's products, so that
+/// a level of a few hundred inputs opens one parallel region for both; otherwise (the plan is
+/// given) each takes an equal share of the products. Returns the call's products, and in
+/// `sorted` whether y holds the result: false when the call's products are too many to sort
+/// (the plan is then made), or when it sorts only many short runs (more than
+/// ws.sort_products_max products) and its claims are not, or their insertion sort gave up.
+template <class Y, class A, class ToGlobal, class Allow>
+offset_t claim_by_sorting_parallel(const CompressedView<A>& a, std::span<const lindex_t> ids,
+                                   offset_t* first, offset_t* start, ToGlobal to_global,
+                                   Allow allow, SparseVector<Y>& y, ClaimWorkspace<Y>& ws,
+                                   bool plan_here, int threads, bool& sorted) {
+    const std::size_t inputs = ids.size();
+    if (ws.sort_parts.size() < std::size_t(threads)) ws.sort_parts.resize(std::size_t(threads));
+    ws.sort_bounds.resize(std::size_t(threads) + 1);
+    ws.part_sums.resize(std::max(ws.part_sums.size(), std::size_t(threads)));
+    if (plan_here) start[0] = 0;
+    const offset_t given = plan_here ? 0 : start[inputs];  // the products, if planned already
+    offset_t planned = 0;                                  // else as the plan finds them
+    std::exception_ptr error;
+    bool took_sort_path = false;
+    std::atomic<bool> give_up{false};
+    std::atomic<int> sorted_short{0};
+    std::atomic<int> gave_up_short{0};
+    sorted = false;
+    run_team(threads, [&] {
+        const int team = team_size();
+        const int me = thread_id();
+        std::size_t k_lo = 0;
+        std::size_t k_hi = 0;
+        offset_t products = given;  // the call's (each thread's copy)
+        if (plan_here) {
+            k_lo = part_begin(inputs, me, team);
+            k_hi = part_begin(inputs, me + 1, team);
+            ws.part_sums[std::size_t(me)] = plan_part(a, ids.data(), k_lo, k_hi, first, start);
+#pragma omp barrier
+            offset_t before = 0;
+            products = 0;
+            for (int t = 0; t < team; ++t) {
+                if (t == me) before = products;
+                products += ws.part_sums[std::size_t(t)];
+            }
+            if (before != 0) {
+                for (std::size_t k = k_lo; k < k_hi; ++k) start[k + 1] += before;
+            }
+            if (me == 0) planned = products;
+            if (!claims_sorted(ws, products)) {
+                return;  // every thread leaves here: the plan is made, the bitmaps take over
+            }
+        } else {
+            // The inputs whose products begin in this thread's share of the products.
+            auto input_at = [&](int t) {
+                return t == team
+                           ? inputs
+                           : std::size_t(std::lower_bound(start, start + inputs,
+                                                          offset_t(part_begin(products, t, team))) -
+                                         start);
+            };
+            k_lo = input_at(me);
+            k_hi = input_at(me + 1);
+        }
+        const bool only_short_runs = products > ws.sort_products_max;
+        ClaimSortPart& part = ws.sort_parts[std::size_t(me)];
+#pragma omp single
+        {
+            // Room for the whole call in every buffer, so that nothing below allocates; the
+            // barrier at the end of `single` also orders the plan's offsets before their use.
+            took_sort_path = true;
+            try {
+                for (int t = 0; t < team; ++t) {
+                    ClaimSortPart& p = ws.sort_parts[std::size_t(t)];
+                    p.keys.reserve(std::size_t(products));
+                    p.scratch.reserve(std::size_t(products));
+                    p.merged.reserve(std::size_t(products));
+                    p.runs.reserve(std::max(inputs, std::size_t(team)) + 1);
+                }
+                y.indices().reserve(std::size_t(products));
+                y.values().reserve(std::size_t(products));
+            } catch (...) {
+                error = std::current_exception();
+            }
+        }
+        if (error) return;
+        collect_claim_keys(a, first, start, k_lo, k_hi, allow, part.keys, part.runs);
+        ShortRuns how = ShortRuns::not_tried;
+        if (!sort_claim_keys(part.keys, part.runs, part.scratch, only_short_runs, how)) {
+            give_up.store(true, std::memory_order_relaxed);
+        }
+        if (how == ShortRuns::sorted) sorted_short.fetch_add(1, std::memory_order_relaxed);
+        if (how == ShortRuns::gave_up) gave_up_short.fetch_add(1, std::memory_order_relaxed);
+        part.keys.resize(keep_first_per_output(part.keys.data(), part.keys.size()));
+#pragma omp barrier
+        if (give_up.load(std::memory_order_relaxed)) return;  // every thread leaves here
+        const std::span<const ClaimSortPart> parts(ws.sort_parts.data(), std::size_t(team));
+        std::size_t total = 0;
+        for (const ClaimSortPart& p : parts) total += p.keys.size();
+        std::uint64_t* bounds = ws.sort_bounds.data();
+        if (me == 0) {
+            bounds[0] = 0;
+            bounds[team] = std::uint64_t(a.n_inner);
+        }
+        if (me + 1 < team) {
+            bounds[me + 1] =
+                split_outputs(parts, part_begin(total, me + 1, team), std::uint64_t(a.n_inner));
+        }
+#pragma omp barrier
+        // This thread's outputs [bounds[me], bounds[me + 1]) from every part, in part order,
+        // one run each, merged; ties between parts are broken by the input position in the
+        // key, which is lower in a lower part.
+        ClaimKeys& merged = part.merged;
+        merged.clear();
+        ClaimRuns& runs = part.runs;
+        runs.assign(1, 0);
+        for (const ClaimSortPart& p : parts) {
+            const auto from = std::lower_bound(p.keys.begin(), p.keys.end(), bounds[me] << 32);
+            const auto to = std::lower_bound(from, p.keys.end(), bounds[me + 1] << 32);
+            if (from == to) continue;
+            merged.insert(merged.end(), from, to);
+            runs.push_back(merged.size());
+        }
+        merge_key_runs(merged, runs, part.scratch);
+        part.merged_count = keep_first_per_output(merged.data(), merged.size());
+#pragma omp barrier
+#pragma omp single
+        {
+            std::size_t found = 0;
+            for (const ClaimSortPart& p : parts) found += p.merged_count;
+            y.indices().resize(found);  // within the room reserved above
+            y.values().resize_for_overwrite(found);
+        }
+        std::size_t at = 0;
+        for (int t = 0; t < me; ++t) at += ws.sort_parts[std::size_t(t)].merged_count;
+        write_claims(merged.data(), part.merged_count, ids, to_global, y.indices().data(),
+                     y.values().data(), at);
+    });
+    if (error) std::rethrow_exception(error);
+    if (gave_up_short.load() != 0) {
+        ws.short_runs_sorted = false;
+    } else if (sorted_short.load() != 0) {
+        ws.short_runs_sorted = true;
+    }
+    sorted = took_sort_path && !give_up.load();
+    return plan_here ? planned : given;
+}
+
+}  // namespace gridblas::kernels::detail

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# gridblas-bfs on a 300 x 300 grid graph with two OpenMP threads per rank, checked against the
+# serial BFS like every file case (bfs_file_cli.sh). Its levels find a few hundred vertices
+# each, which two threads plan, claim and record together (the small-level parallel paths of
+# the claim kernel and of the level record); the parents must still be the smallest ones.
+#
+# usage: bfs_mesh_threads.sh MPIEXEC NP GRIDBLAS_BFS CHECKER WORKDIR [ARGS...]
+set -u
+mpiexec=$1 np=$2 bfs=$3 checker=$4 work=$5
+shift 5
+mkdir -p "$work"
+mesh="$work/grid300.mtx"
+awk 'BEGIN {
+    n = 300
+    print "%%MatrixMarket matrix coordinate pattern symmetric"
+    print n * n, n * n, 2 * n * (n - 1)
+    for (r = 0; r < n; r++)
+        for (c = 0; c < n; c++) {
+            v = r * n + c + 1
+            if (c + 1 < n) print v + 1, v
+            if (r + 1 < n) print v + n, v
+        }
+}' >"$mesh" || exit 1
+# Vertex 45150 (0-based: row 150, column 150) is the centre: levels of up to 600 vertices.
+exec bash "$(dirname "$0")/bfs_file_cli.sh" "$mpiexec" "$np" "$bfs" "$checker" "$mesh" 45150 \
+    undirected "$work" --threads 2 "$@"

@@ -6,7 +6,8 @@
 // than this machine's cores where need be; and each case also with its claims sorted (the path of
 // small calls, on one thread or several, with the plan made together or first) and with that
 // path off; and the insertion sort that path gives many short runs
-// of claims, on its own and through the kernel, both where it finishes and where it gives up.
+// of claims, on its own and through the kernel, both where it finishes and where it gives up,
+// and on threads one of which has no claims to sort.
 
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -458,5 +459,45 @@ TEST(KernelsClaim, ShortRunsOnTheSortedPath) {
             EXPECT_EQ(pairs_of(y), expect) << what;
             EXPECT_EQ(ws.short_runs_sorted, call.flag_after) << what;
         }
+    }
+}
+
+// Three threads plan and sort a call of many short runs (more products than
+// sort_products_max) whose first third of inputs reach only masked outputs: that thread's
+// share has no keys, which must not count as "not short runs" and send the call (and the
+// calls after it) through the bitmaps. The result is the reference's and the flag stays set.
+TEST(KernelsClaim, EmptyShareDoesNotGiveUpSorting) {
+    const lindex_t n = 3000;
+    Case path{n, n, {}, {}};
+    for (lindex_t j = 0; j < n; ++j) {
+        for (lindex_t i : {j, j + 1, j + 2}) {
+            if (i < n) {
+                path.r.push_back(i);
+                path.c.push_back(j);
+            }
+        }
+    }
+    const ValueArray<Pattern> va(path.r.size());
+    const auto dcsc = Dcsc<Pattern>::from_tuples(n, n, path.r, path.c, va);
+    std::vector<lindex_t> all(n);
+    for (lindex_t j = 0; j < n; ++j) all[j] = j;
+    // Visited (masked out by the complement): the outputs below 1,100, which inputs 0..999
+    // (the first thread's share) are all that reach.
+    std::vector<std::uint64_t> visited(bitmap_words(n), 0);
+    for (lindex_t i = 0; i < 1100; ++i) visited[i >> 6] |= std::uint64_t(1) << (i & 63);
+    const MaskView mv{visited.data(), true};
+    auto to_global = [](lindex_t j) { return std::int64_t(j) + 11; };
+    const Pairs expect =
+        reference_min(path, chosen_of(n, all), to_global, [&](lindex_t i) { return mv.allows(i); });
+    const ThreadsAtMost allow(3);
+    ClaimWorkspace<std::int64_t> ws;
+    ws.policy.max_threads = 3;
+    ws.sort_inputs_per_thread = 1;
+    ASSERT_GT(path.r.size(), ws.sort_products_max) << "the call must sort only short runs";
+    for (int call = 0; call < 2; ++call) {
+        SparseVector<std::int64_t> y;
+        claim_min(make_view(dcsc), all, to_global, mv, y, ws);
+        EXPECT_EQ(pairs_of(y), expect) << "call " << call;
+        EXPECT_TRUE(ws.short_runs_sorted) << "call " << call;
     }
 }

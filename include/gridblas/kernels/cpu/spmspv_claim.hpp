@@ -36,7 +36,6 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <span>
 #include <vector>
@@ -77,29 +76,30 @@ inline constexpr int kMaxPrivateSlotThreads = 4;
 /// is a cache miss or two, worth several products.
 inline constexpr std::size_t kClaimPlanWork = 8;
 
-/// Threads of a call of `flops` products that sorts its claims: one per
-/// ws.sort_products_per_thread products, at most what the policy allows.
+/// One thread per `per_thread` units of `work` (none: 0), at most what the policy allows and
+/// whatever its min_parallel_work; 1 below two threads' worth.
+inline int threads_per_share(const ParallelPolicy& policy, std::size_t work,
+                             std::size_t per_thread) {
+    if (per_thread == 0 || work / per_thread < 2) return 1;
+    ParallelPolicy any_work = policy;
+    any_work.min_parallel_work = 0;
+    return int(std::min<std::size_t>(work / per_thread, std::size_t(threads_for(any_work, 1))));
+}
+
+/// Threads of a call of `flops` products that sorts its claims after its plan: one per
+/// ws.sort_products_per_thread products.
 template <class Y>
 int claim_sort_threads(const ClaimWorkspace<Y>& ws, offset_t flops) {
-    if (ws.sort_products_per_thread == 0) return 1;
-    const offset_t wanted = flops / ws.sort_products_per_thread;
-    if (wanted < 2) return 1;
-    ParallelPolicy any_work = ws.policy;
-    any_work.min_parallel_work = 0;
-    return int(std::min<offset_t>(wanted, offset_t(threads_for(any_work, 1))));
+    return threads_per_share(ws.policy, std::size_t(flops),
+                             std::size_t(ws.sort_products_per_thread));
 }
 
 /// Threads that plan a call of `inputs` inputs together and sort its claims if they are few:
-/// one per ws.sort_inputs_per_thread inputs, at most what the policy allows; 1: the plan
-/// comes first, alone (or in plan_inputs()'s region).
+/// one per ws.sort_inputs_per_thread inputs; 1: the plan comes first, alone (or in
+/// plan_inputs()'s region).
 template <class Y>
 int claim_team_threads(const ClaimWorkspace<Y>& ws, std::size_t inputs) {
-    if (ws.sort_inputs_per_thread == 0) return 1;
-    const std::size_t wanted = inputs / ws.sort_inputs_per_thread;
-    if (wanted < 2) return 1;
-    ParallelPolicy any_work = ws.policy;
-    any_work.min_parallel_work = 0;
-    return int(std::min<std::size_t>(wanted, std::size_t(threads_for(any_work, 1))));
+    return threads_per_share(ws.policy, inputs, ws.sort_inputs_per_thread);
 }
 
 /// The slots of the first claiming thread (in input order) whose word `mine[t]` has bit b:

@@ -117,12 +117,14 @@ enum class ShortRuns {
 /// sorted by insertion, which costs little when the inputs' outputs interleave only locally
 /// (on a mesh each key lies a place or two from its sorted position) and gives up after a few
 /// moves per key, when std::sort finishes the job. Returns false (keys not sorted) when
-/// `only_short_runs` and the keys are not many short runs or their insertion sort gave up.
+/// `only_short_runs` and the keys are not many short runs or their insertion sort gave up (no
+/// keys at all: nothing to sort, true).
 inline bool sort_claim_keys(ClaimKeys& keys, ClaimRuns& runs, ClaimKeys& other,
                             bool only_short_runs, ShortRuns& how) {
+    how = ShortRuns::not_tried;
+    if (keys.empty()) return true;  // (a thread's share whose outputs were all masked)
     const std::size_t n_runs = runs.size() - 1;
     const bool short_runs = n_runs > 2 && n_runs * kClaimShortRun >= keys.size();
-    how = ShortRuns::not_tried;
     if (only_short_runs && !short_runs) {
         how = ShortRuns::gave_up;
         return false;

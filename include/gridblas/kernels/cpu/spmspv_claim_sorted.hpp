@@ -8,9 +8,10 @@
 /// sorted run; once the runs are merged, the first key of each output carries its smallest
 /// input, which is what both positional semirings keep (min by definition, any by choice, so
 /// that the result is deterministic). On several threads each takes a contiguous share of
-/// the products, sorts its keys and keeps one per output; then each merges the keys of one
-/// range of outputs from every share (ranges cut so that each thread merges about as many
-/// keys), and writes its outputs at their place in y.
+/// the inputs (equal in count when the threads also plan the call, else in products), sorts
+/// its keys and keeps one per output; then each merges the keys of one range of outputs from
+/// every share (ranges cut so that each thread merges about as many keys), and writes its
+/// outputs at their place in y.
 
 #include <algorithm>
 #include <atomic>
@@ -248,8 +249,8 @@ offset_t claim_by_sorting_parallel(const CompressedView<A>& a, std::span<const l
     std::exception_ptr error;
     bool took_sort_path = false;
     std::atomic<bool> give_up{false};
-    std::atomic<int> sorted_short{0};
-    std::atomic<int> gave_up_short{0};
+    std::atomic<bool> any_sorted_short{false};  // how the threads' insertion sorts went
+    std::atomic<bool> any_gave_up_short{false};
     sorted = false;
     run_team(threads, [&] {
         const int team = team_size();
@@ -258,19 +259,8 @@ offset_t claim_by_sorting_parallel(const CompressedView<A>& a, std::span<const l
         std::size_t k_hi = 0;
         offset_t products = given;  // the call's (each thread's copy)
         if (plan_here) {
-            k_lo = part_begin(inputs, me, team);
-            k_hi = part_begin(inputs, me + 1, team);
-            ws.part_sums[std::size_t(me)] = plan_part(a, ids.data(), k_lo, k_hi, first, start);
-#pragma omp barrier
-            offset_t before = 0;
-            products = 0;
-            for (int t = 0; t < team; ++t) {
-                if (t == me) before = products;
-                products += ws.part_sums[std::size_t(t)];
-            }
-            if (before != 0) {
-                for (std::size_t k = k_lo; k < k_hi; ++k) start[k + 1] += before;
-            }
+            products =
+                plan_share(a, ids.data(), inputs, first, start, ws.part_sums.data(), &k_lo, &k_hi);
             if (me == 0) planned = products;
             if (!claims_sorted(ws, products)) {
                 return;  // every thread leaves here: the plan is made, the bitmaps take over
@@ -314,8 +304,8 @@ offset_t claim_by_sorting_parallel(const CompressedView<A>& a, std::span<const l
         if (!sort_claim_keys(part.keys, part.runs, part.scratch, only_short_runs, how)) {
             give_up.store(true, std::memory_order_relaxed);
         }
-        if (how == ShortRuns::sorted) sorted_short.fetch_add(1, std::memory_order_relaxed);
-        if (how == ShortRuns::gave_up) gave_up_short.fetch_add(1, std::memory_order_relaxed);
+        if (how == ShortRuns::sorted) any_sorted_short.store(true, std::memory_order_relaxed);
+        if (how == ShortRuns::gave_up) any_gave_up_short.store(true, std::memory_order_relaxed);
         part.keys.resize(keep_first_per_output(part.keys.data(), part.keys.size()));
 #pragma omp barrier
         if (give_up.load(std::memory_order_relaxed)) return;  // every thread leaves here
@@ -362,11 +352,9 @@ offset_t claim_by_sorting_parallel(const CompressedView<A>& a, std::span<const l
                      y.values().data(), at);
     });
     if (error) std::rethrow_exception(error);
-    if (gave_up_short.load() != 0) {
-        ws.short_runs_sorted = false;
-    } else if (sorted_short.load() != 0) {
-        ws.short_runs_sorted = true;
-    }
+    note_short_runs(ws, any_gave_up_short.load()  ? ShortRuns::gave_up
+                        : any_sorted_short.load() ? ShortRuns::sorted
+                                                  : ShortRuns::not_tried);
     sorted = took_sort_path && !give_up.load();
     return plan_here ? planned : given;
 }

@@ -150,6 +150,35 @@ offset_t plan_part(const CompressedView<A>& a, const lindex_t* ids, std::size_t 
     return sum;
 }
 
+/// plan_inputs() for the calling thread's equal share of the inputs, inside a team (part_sums:
+/// room for the team's size): plans the share, then offsets its `start` entries by the shares
+/// before it. Returns the call's products and the share [lo, hi). The share's entries are
+/// final on return; a barrier must come before another thread reads them (start[lo] is the
+/// share before's).
+template <class A, class Sum>
+offset_t plan_share(const CompressedView<A>& a, const lindex_t* ids, std::size_t count,
+                    offset_t* first, offset_t* start, Sum* part_sums, std::size_t* lo_out = nullptr,
+                    std::size_t* hi_out = nullptr) {
+    const int team = team_size();
+    const int me = thread_id();
+    const std::size_t lo = part_begin(count, me, team);
+    const std::size_t hi = part_begin(count, me + 1, team);
+    part_sums[me] = Sum(plan_part(a, ids, lo, hi, first, start));
+#pragma omp barrier
+    offset_t before = 0;
+    offset_t total = 0;
+    for (int t = 0; t < team; ++t) {
+        if (t == me) before = total;
+        total += offset_t(part_sums[t]);
+    }
+    if (before != 0) {
+        for (std::size_t k = lo; k < hi; ++k) start[k + 1] += before;
+    }
+    if (lo_out != nullptr) *lo_out = lo;
+    if (hi_out != nullptr) *hi_out = hi;
+    return total;
+}
+
 /// For each of `count` inputs (outer ids), finds its column: first[k] = its first entry,
 /// start[k + 1] = the entries of inputs 0..k (start[0] = 0). Returns the total (the flop
 /// count). On several threads each takes an equal part of the inputs and then offsets its
@@ -159,19 +188,7 @@ offset_t plan_inputs(const CompressedView<A>& a, const lindex_t* ids, std::size_
                      offset_t* first, offset_t* start, Sum* part_sums, int threads) {
     start[0] = 0;
     if (threads <= 1) return plan_part(a, ids, 0, count, first, start);
-    run_team(threads, [&] {
-        const int team = team_size();
-        const int me = thread_id();
-        const std::size_t lo = part_begin(count, me, team);
-        const std::size_t hi = part_begin(count, me + 1, team);
-        part_sums[me] = Sum(plan_part(a, ids, lo, hi, first, start));
-#pragma omp barrier
-        offset_t before = 0;
-        for (int t = 0; t < me; ++t) before += offset_t(part_sums[t]);
-        if (before != 0) {
-            for (std::size_t k = lo; k < hi; ++k) start[k + 1] += before;
-        }
-    });
+    run_team(threads, [&] { plan_share(a, ids, count, first, start, part_sums); });
     return start[count];
 }
 

@@ -17,6 +17,8 @@
 
 #include <omp.h>
 
+#include <algorithm>
+
 #include "bfs/bfs_impl.hpp"
 #include "gridblas/kernels/cpu/bitmap_ops.hpp"
 #include "gridblas/matrix/detail/huge_pages.hpp"
@@ -55,14 +57,17 @@ std::uint64_t BfsSolver::Impl::step(bool bottom_up) {
 }
 
 namespace {
-/// Levels that find this many vertices or more are recorded on every thread. On the levels of
-/// a 1024 x 1024 mesh (a few hundred to two thousand vertices) two threads recording, together
-/// with the claim kernel's threads planning and sorting those levels (the kernel's
+/// A level is recorded on one thread per this many vertices it found (at least one thread, at
+/// most all of them), so two threads from 256 vertices. On the levels of a 1024 x 1024 mesh (a
+/// few hundred to two thousand vertices) two threads recording, together with the claim
+/// kernel's threads planning and sorting those levels (the kernel's
 /// ClaimWorkspace::sort_inputs_per_thread), took a search from 45-88 ms to 36-46 (five rounds);
 /// with the visited bits set on one thread first, as before, or the claims sorted on one, two
 /// threads were slower than one, since the lines a level writes then move between the cores.
-/// From 128 to 1,024 vertices the threshold made no difference there (31-42 ms).
-constexpr std::size_t kRecordParallelMin = 256;
+/// From 128 to 1,024 vertices for two threads the threshold made no difference there (31-42
+/// ms). Per thread rather than in all, so that a many-core rank does not start every thread for
+/// a level of a few hundred vertices.
+constexpr std::size_t kRecordPerThread = 128;
 }  // namespace
 
 gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r, bool top_down) {
@@ -81,11 +86,12 @@ gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r, bool top_do
     const bool sum_degrees = top_down;
     const gindex_t* deg = degree.data();
     gindex_t degree_sum = 0;
-    // Parallel over the found vertices from kRecordParallelMin of them; ids ascend, so threads
-    // touch disjoint ranges of the per-vertex arrays, and each sets the visited bits of its
-    // own range too, so that the same thread writes the lines of one region of the graph level
-    // after level (see kRecordParallelMin).
-    const int threads = found >= kRecordParallelMin ? omp_get_max_threads() : 1;
+    // Parallel over the found vertices, one thread per kRecordPerThread of them; ids ascend, so
+    // threads touch disjoint ranges of the per-vertex arrays, and each sets the visited bits of
+    // its own range too, so that the same thread writes the lines of one region of the graph
+    // level after level (see kRecordPerThread).
+    const int threads = int(
+        std::clamp<std::size_t>(found / kRecordPerThread, 1, std::size_t(omp_get_max_threads())));
     // Records found vertices [lo, hi) and returns their degree sum (top-down levels). The
     // found vertices are scattered over the per-vertex arrays, so the entry kRecordAhead
     // vertices on is prefetched for writing: on a mesh's levels (a few hundred vertices each)

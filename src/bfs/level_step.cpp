@@ -15,10 +15,6 @@
 // matrix holding the graph by column (BfsOptions::edges: A(v, u) is the edge u -> v) takes
 // that mxv on every grid, as the product that follows its edges.
 
-#include <omp.h>
-
-#include <algorithm>
-
 #include "bfs/bfs_impl.hpp"
 #include "gridblas/kernels/cpu/bitmap_ops.hpp"
 #include "gridblas/matrix/detail/huge_pages.hpp"
@@ -90,8 +86,8 @@ gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r, bool top_do
     // threads touch disjoint ranges of the per-vertex arrays, and each sets the visited bits of
     // its own range too, so that the same thread writes the lines of one region of the graph
     // level after level (see kRecordPerThread).
-    const int threads = int(
-        std::clamp<std::size_t>(found / kRecordPerThread, 1, std::size_t(omp_get_max_threads())));
+    const int threads =
+        kernels::detail::threads_per_share(kernels::ParallelPolicy{}, found, kRecordPerThread);
     // Records found vertices [lo, hi) and returns their degree sum (top-down levels). The
     // found vertices are scattered over the per-vertex arrays, so the entry kRecordAhead
     // vertices on is prefetched for writing: on a mesh's levels (a few hundred vertices each)

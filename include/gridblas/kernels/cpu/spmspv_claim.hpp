@@ -76,16 +76,6 @@ inline constexpr int kMaxPrivateSlotThreads = 4;
 /// is a cache miss or two, worth several products.
 inline constexpr std::size_t kClaimPlanWork = 8;
 
-/// One thread per `per_thread` units of `work` (none: 0), at most what the policy allows and
-/// whatever its min_parallel_work; 1 below two threads' worth.
-inline int threads_per_share(const ParallelPolicy& policy, std::size_t work,
-                             std::size_t per_thread) {
-    if (per_thread == 0 || work / per_thread < 2) return 1;
-    ParallelPolicy any_work = policy;
-    any_work.min_parallel_work = 0;
-    return int(std::min<std::size_t>(work / per_thread, std::size_t(threads_for(any_work, 1))));
-}
-
 /// Threads of a call of `flops` products that sorts its claims after its plan: one per
 /// ws.sort_products_per_thread products.
 template <class Y>

@@ -118,6 +118,14 @@ BfsSolver::Impl::Impl(const DistMatrix<Pattern>& m, const BfsOptions& o)
     // small graphs).
     const char* wide = std::getenv("GRIDBLAS_BFS_WIDE_RECORD");
     compact = dist.length <= gindex_t(kNoParent) && !(wide && std::string(wide) == "1");
+    // A top-down level's kernel records what each of its threads found (KernelRecord): the
+    // parents kept (every mode keeps top-down parents), the degrees summed.
+    ws.result_epilogue = [this](std::span<const lindex_t> ids, std::span<const gindex_t> parents) {
+        KernelRecord& k = kernel_record;
+        const gindex_t sum = record_found(ids.data(), parents.data(), 0, ids.size(), k.depth,
+                                          *k.result, true, true, true);
+        k.degree_sum.fetch_add(sum, std::memory_order_relaxed);
+    };
     if (const VertexRelabel* rl = m.relabel()) {
         std::vector<gindex_t> unused;
         detail::remap_vertex_arrays(grid, dist, begin, degree, {}, false, *rl, false, caller_degree,
@@ -206,7 +214,7 @@ void BfsSolver::run(gindex_t caller_source, BfsResult& r) {
         if (!bottom_up) unexplored -= scout;
         const comm::Counters c0 = s.grid.total_counters();
         const double l0 = comm::wtime();
-        const std::uint64_t examined = s.step(bottom_up);
+        const std::uint64_t examined = s.step(bottom_up, depth, r);
         const gindex_t found_degree = s.record_level(depth, r, !bottom_up);
         const double l1 = comm::wtime();
         const comm::Counters c1 = s.grid.total_counters();

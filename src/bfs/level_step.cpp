@@ -22,7 +22,7 @@
 
 namespace gridblas {
 
-std::uint64_t BfsSolver::Impl::step(bool bottom_up) {
+std::uint64_t BfsSolver::Impl::step(bool bottom_up, gindex_t depth, BfsResult& r) {
     Descriptor d;
     d.mask_complement = true;
     d.mask_structural = true;
@@ -39,6 +39,10 @@ std::uint64_t BfsSolver::Impl::step(bool bottom_up) {
                                                    true, ws_ids, site);
         return ws_ids.last_entries;
     }
+    kernel_record.depth = depth;
+    kernel_record.result = &r;
+    kernel_record.degree_sum.store(0, std::memory_order_relaxed);
+    ws.result_epilogue_ran = false;
     // "after" takes min parents on top-down levels and leaves the bottom-up ones to
     // parents_from_levels(), so that its bottom-up levels stop at any parent.
     if (opt.parents == ParentMode::min ||
@@ -66,69 +70,78 @@ namespace {
 constexpr std::size_t kRecordPerThread = 128;
 }  // namespace
 
-gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r, bool top_down) {
-    SparseVector<gindex_t>& nx = next.sparse();
-    const auto& ni = nx.indices();
-    const gindex_t* parent_of = nx.values().data();
-    const std::size_t found = ni.size();
-    std::uint64_t* vis = visited.bitmap().words().data();
+gindex_t BfsSolver::Impl::record_found(const lindex_t* ids, const gindex_t* parent_of,
+                                       std::size_t lo, std::size_t hi, gindex_t depth, BfsResult& r,
+                                       bool keep_parent, bool sum_degrees, bool shared_edges) {
+    kernels::detail::set_bits_sorted_part(visited.bitmap().words().data(), ids, lo, hi,
+                                          shared_edges);
     gindex_t* level = r.level.data();
     gindex_t* parent = r.parent.data();
     Reached* reached = this->reached.data();
-    const bool keep_parent = top_down || !recovers_parents_after();
-    // The new frontier's out-degree sum drives the next direction choice (after a bottom-up
-    // level the rule asks for the frontier's size only). Compact searches read each degree
-    // from the vertex's own `reached` entry, which is written here anyway.
-    const bool sum_degrees = top_down;
     const gindex_t* deg = degree.data();
-    gindex_t degree_sum = 0;
-    // Parallel over the found vertices, one thread per kRecordPerThread of them; ids ascend, so
-    // threads touch disjoint ranges of the per-vertex arrays, and each sets the visited bits of
-    // its own range too, so that the same thread writes the lines of one region of the graph
-    // level after level (see kRecordPerThread).
-    const int threads =
-        kernels::detail::threads_per_share(kernels::ParallelPolicy{}, found, kRecordPerThread);
-    // Records found vertices [lo, hi) and returns their degree sum (top-down levels). The
-    // found vertices are scattered over the per-vertex arrays, so the entry kRecordAhead
+    // The found vertices are scattered over the per-vertex arrays, so the entry kRecordAhead
     // vertices on is prefetched for writing: on a mesh's levels (a few hundred vertices each)
     // each entry is otherwise a cache miss that the loop waits for.
     constexpr std::size_t kRecordAhead = 16;
-    auto record = [&](std::size_t lo, std::size_t hi) {
-        gindex_t sum = 0;
+    const std::size_t ahead_end = hi > kRecordAhead ? hi - kRecordAhead : 0;
+    gindex_t sum = 0;
+    if (compact) {
+        const std::uint32_t level_plus1 = std::uint32_t(depth + 2);
         for (std::size_t k = lo; k < hi; ++k) {
-            const lindex_t i = ni[k];
-            if (k + kRecordAhead < hi) {
-                const lindex_t ahead = ni[k + kRecordAhead];
-                if (compact) {
-                    __builtin_prefetch(reached + ahead, 1);
-                } else {
-                    __builtin_prefetch(level + ahead, 1);
-                    if (keep_parent) __builtin_prefetch(parent + ahead, 1);
-                }
-            }
-            if (compact) {
-                if (sum_degrees) sum += reached[i].parent_or_degree;
-                reached[i] = {std::uint32_t(depth + 2),
-                              keep_parent ? std::uint32_t(parent_of[k]) : kNoParent};
-            } else {
-                level[i] = depth + 1;
-                if (keep_parent) parent[i] = parent_of[k];
-                if (sum_degrees) sum += deg[i];
-            }
+            const lindex_t i = ids[k];
+            if (k < ahead_end) __builtin_prefetch(reached + ids[k + kRecordAhead], 1);
+            if (sum_degrees) sum += reached[i].parent_or_degree;
+            reached[i] = {level_plus1, keep_parent ? std::uint32_t(parent_of[k]) : kNoParent};
         }
-        return sum;
-    };
-    if (threads == 1) {
-        // No parallel region: see kernels::detail::run_parts.
-        kernels::detail::set_bits_sorted_part(vis, ni.data(), 0, found, false);
-        degree_sum = record(0, found);
     } else {
+        for (std::size_t k = lo; k < hi; ++k) {
+            const lindex_t i = ids[k];
+            if (k < ahead_end) {
+                const lindex_t ahead = ids[k + kRecordAhead];
+                __builtin_prefetch(level + ahead, 1);
+                if (keep_parent) __builtin_prefetch(parent + ahead, 1);
+            }
+            level[i] = depth + 1;
+            if (keep_parent) parent[i] = parent_of[k];
+            if (sum_degrees) sum += deg[i];
+        }
+    }
+    return sum;
+}
+
+gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r, bool top_down) {
+    SparseVector<gindex_t>& nx = next.sparse();
+    const auto& ni = nx.indices();
+    const std::size_t found = ni.size();
+    gindex_t degree_sum = 0;
+    if (top_down && ws.result_epilogue_ran) {
+        // The level's kernel recorded them (KernelRecord).
+        degree_sum = kernel_record.degree_sum.load(std::memory_order_relaxed);
+    } else {
+        const gindex_t* parent_of = nx.values().data();
+        const bool keep_parent = top_down || !recovers_parents_after();
+        // The new frontier's out-degree sum drives the next direction choice (after a
+        // bottom-up level the rule asks for the frontier's size only). Compact searches read
+        // each degree from the vertex's own `reached` entry, which is written here anyway.
+        const bool sum_degrees = top_down;
+        // Parallel over the found vertices, one thread per kRecordPerThread of them; ids
+        // ascend, so threads touch disjoint ranges of the per-vertex arrays, and each sets
+        // the visited bits of its own range too, so that the same thread writes the lines of
+        // one region of the graph level after level (see kRecordPerThread).
+        const int threads =
+            kernels::detail::threads_per_share(kernels::ParallelPolicy{}, found, kRecordPerThread);
+        if (threads == 1) {
+            // No parallel region: see kernels::detail::run_parts.
+            degree_sum = record_found(ni.data(), parent_of, 0, found, depth, r, keep_parent,
+                                      sum_degrees, false);
+        } else {
 #pragma omp parallel for num_threads(threads) schedule(static, 1) reduction(+ : degree_sum)
-        for (int t = 0; t < threads; ++t) {
-            const std::size_t lo = kernels::detail::part_begin(found, t, threads);
-            const std::size_t hi = kernels::detail::part_begin(found, t + 1, threads);
-            kernels::detail::set_bits_sorted_part(vis, ni.data(), lo, hi, true);
-            degree_sum += record(lo, hi);
+            for (int t = 0; t < threads; ++t) {
+                degree_sum += record_found(ni.data(), parent_of,
+                                           kernels::detail::part_begin(found, t, threads),
+                                           kernels::detail::part_begin(found, t + 1, threads),
+                                           depth, r, keep_parent, sum_degrees, true);
+            }
         }
     }
     // The new frontier is next's ids: its index buffer is handed over rather than copied

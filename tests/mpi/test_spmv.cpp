@@ -1,15 +1,21 @@
 // Distributed vxm / mxv against the naive serial reference (tests/reference/spmv_reference.hpp)
 // and, for plus_times, against Eigen: every grid shape, push and pull, transpose, every mask kind
 // with complement and replace, accumulate, output aliasing the input, rectangular matrices
-// and vectors shorter than the rank count, and the error cases.
+// and vectors shorter than the rank count, the error cases, and the result epilogue a push
+// lends to its kernel.
 
 #include <gtest/gtest.h>
+#if defined(_OPENMP)
+#include <omp.h>
+#endif
 
 #include <Eigen/SparseCore>
 #include <algorithm>
 #include <cstdlib>
 #include <random>
+#include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dist_test_util.hpp"
@@ -503,4 +509,93 @@ TEST(Spmv, AnySecondiGivesAValidIndex) {
             }
         }
     }
+}
+
+// SpmvWorkspace::result_epilogue: with the claim kernel's team forced on (two threads from
+// two inputs, every call sorted), a masked push of min_secondi with replace hands the
+// epilogue exactly w's entries on this rank, in ascending ranges, where the fold has one rank
+// (vxm on a grid of one row, mxv on a grid of one column), and nothing elsewhere; an output
+// stage that does not take the kernel's result whole (no replace into a non-empty w) never
+// calls it. The results equal those of a workspace without an epilogue.
+TEST(Spmv, ResultEpilogueSeesTheResultWhereTheKernelWritesIt) {
+#if defined(_OPENMP)
+    const int saved_threads = omp_get_max_threads();
+    omp_set_num_threads(2);
+    const bool team = omp_get_max_threads() >= 2;
+#else
+    const bool team = false;
+#endif
+    std::mt19937_64 rng(31);
+    const gindex_t n = 157, m = 149;
+    const auto am = test::random_mat<std::int64_t>(rng, n, m, 0.05, 1, 9);
+    for (auto [pr, pc] : test::grid_shapes(test::world_size())) {
+        auto grid = ProcessGrid::create(MPI_COMM_WORLD, pr, pc);
+        const auto a = test::make_matrix(grid, n, m, am);
+        for (bool is_vxm : {true, false}) {
+            const gindex_t nin = is_vxm ? n : m, nout = is_vxm ? m : n;
+            const auto u =
+                test::make_vector(grid, nin, test::random_vec<std::int64_t>(rng, nin, 0.6));
+            const auto mask =
+                test::make_vector(grid, nout, test::random_vec<std::int64_t>(rng, nout, 0.3));
+            const auto before = test::random_vec<std::int64_t>(rng, nout, 0.2);
+            const int fold = is_vxm ? pr : pc;
+            for (bool replace : {true, false}) {
+                const std::string what = pull_case(is_vxm, false, pr, pc) +
+                                         (replace ? " replace" : " into a non-empty w");
+                Descriptor d;
+                d.direction = Direction::push;
+                d.mask_complement = true;
+                d.mask_structural = true;
+                d.replace = replace;
+                auto run = [&](bool with_epilogue,
+                               std::vector<std::pair<lindex_t, std::int64_t>>& seen, bool& ran) {
+                    SpmvWorkspace<std::int64_t, std::int64_t, std::int64_t> ws;
+                    ws.spmspv.policy.max_threads = 2;
+                    ws.spmspv.policy.min_parallel_work = 1;
+                    ws.claim.sort_inputs_per_thread = 1;
+                    ws.claim.sort_products_max = ~offset_t(0);
+                    if (with_epilogue) {
+                        ws.result_epilogue = [&](std::span<const lindex_t> ids,
+                                                 std::span<const std::int64_t> vals) {
+                            const bool ascending = std::is_sorted(ids.begin(), ids.end());
+#pragma omp critical(test_spmv_epilogue)
+                            {
+                                EXPECT_TRUE(ascending) << what;
+                                for (std::size_t q = 0; q < ids.size(); ++q)
+                                    seen.emplace_back(ids[q], vals[q]);
+                            }
+                        };
+                    }
+                    DistVector<std::int64_t> w = test::make_vector(grid, nout, before);
+                    if (is_vxm) {
+                        vxm(w, mask, no_accum, min_secondi<std::int64_t>{}, u, a, d, &ws);
+                    } else {
+                        mxv(w, mask, no_accum, min_secondi<std::int64_t>{}, a, u, d, &ws);
+                    }
+                    ran = ws.result_epilogue_ran;
+                    return w;
+                };
+                std::vector<std::pair<lindex_t, std::int64_t>> seen, unused;
+                bool ran = false, plain_ran = false;
+                const DistVector<std::int64_t> w = run(true, seen, ran);
+                const DistVector<std::int64_t> plain = run(false, unused, plain_ran);
+                EXPECT_EQ(test::to_map(w), test::to_map(plain)) << what;
+                EXPECT_FALSE(plain_ran) << what << ": no epilogue, yet it ran";
+                EXPECT_EQ(ran, team && replace && fold == 1) << what;
+                if (!ran) {
+                    EXPECT_TRUE(seen.empty()) << what << ": the epilogue ran where it must not";
+                    continue;
+                }
+                std::sort(seen.begin(), seen.end());
+                std::vector<std::pair<lindex_t, std::int64_t>> mine;
+                const SparseVector<std::int64_t>& piece = w.sparse();
+                for (std::size_t q = 0; q < piece.nvals(); ++q)
+                    mine.emplace_back(piece.indices()[q], piece.values()[q]);
+                EXPECT_EQ(seen, mine) << what << ": the epilogue did not see w's entries once";
+            }
+        }
+    }
+#if defined(_OPENMP)
+    omp_set_num_threads(saved_threads);
+#endif
 }

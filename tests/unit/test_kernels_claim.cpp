@@ -7,12 +7,14 @@
 // small calls, on one thread or several, with the plan made together or first) and with that
 // path off; and the insertion sort that path gives many short runs
 // of claims, on its own and through the kernel, both where it finishes and where it gives up,
-// and on threads one of which has no claims to sort.
+// and on threads one of which has no claims to sort; and the epilogue a call hands its result to
+// where its threads write it.
 
 #include <gtest/gtest.h>
 #include <omp.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
@@ -499,5 +501,75 @@ TEST(KernelsClaim, EmptyShareDoesNotGiveUpSorting) {
         claim_min(make_view(dcsc), all, to_global, mv, y, ws);
         EXPECT_EQ(pairs_of(y), expect) << "call " << call;
         EXPECT_TRUE(ws.short_runs_sorted) << "call " << call;
+    }
+}
+
+// ClaimWorkspace::epilogue: where a call writes its result on several threads (sorted claims,
+// a team planning them or threads taking shares of a given plan) every output reaches the
+// epilogue once, in ascending ranges, and the epilogue may mark its outputs in the mask (as a
+// BFS marks them visited) without changing the result; elsewhere (one thread, the bitmaps) it
+// is not called and epilogue_ran stays false.
+TEST(KernelsClaim, EpilogueSeesEveryOutputOnceWhereTheTeamWrites) {
+    const Case k = random_case(77, 3000, 2500, 6000);
+    const ValueArray<Pattern> va(k.r.size());
+    const auto dcsc = Dcsc<Pattern>::from_tuples(k.n_out, k.n_in, k.r, k.c, va);
+    std::vector<lindex_t> ids;
+    for (lindex_t j = 0; j < k.n_in; j += 2) ids.push_back(j);
+    auto to_global = [](lindex_t j) { return std::int64_t(j) * 5 + 1; };
+    std::vector<std::uint64_t> start_bits(bitmap_words(k.n_out), 0);
+    for (lindex_t i = 0; i < k.n_out; i += 7) start_bits[i >> 6] |= std::uint64_t(1) << (i & 63);
+    const ThreadsAtMost allow(3);
+    struct Setting {
+        const char* what;
+        int threads;
+        offset_t sort_max;
+        bool runs;
+    };
+    for (const Setting s :
+         {Setting{"team plans and sorts", 3, ~offset_t(0), true},
+          Setting{"threads share a given plan", 2, ~offset_t(0), true},
+          Setting{"one thread sorts", 1, ~offset_t(0), false}, Setting{"bitmaps", 3, 0, false}}) {
+        std::vector<std::uint64_t> visited = start_bits;
+        const MaskView mv{visited.data(), true};
+        const Pairs expect = reference_min(k, chosen_of(k.n_in, ids), to_global,
+                                           [&](lindex_t i) { return mv.allows(i); });
+        ASSERT_FALSE(expect.empty());
+        ClaimWorkspace<std::int64_t> ws;
+        set_sorting(ws, s.sort_max);
+        ws.policy.max_threads = s.threads;
+        ws.policy.min_parallel_work = s.threads == 1 ? ~std::size_t(0) : 1;
+        set_teams(ws, s.threads);
+        Pairs seen;
+        bool ascending = true;
+        const ClaimWorkspace<std::int64_t>::Epilogue record =
+            [&](std::span<const lindex_t> out, std::span<const std::int64_t> vals) {
+                Pairs part;
+                for (std::size_t q = 0; q < out.size(); ++q) {
+                    part.emplace_back(out[q], vals[q]);
+                    std::atomic_ref<std::uint64_t>(visited[out[q] >> 6])
+                        .fetch_or(std::uint64_t(1) << (out[q] & 63));
+                }
+                const bool sorted = std::is_sorted(part.begin(), part.end());
+#pragma omp critical(test_claim_epilogue)
+                {
+                    ascending = ascending && sorted;
+                    seen.insert(seen.end(), part.begin(), part.end());
+                }
+            };
+        ws.epilogue = &record;
+        SparseVector<std::int64_t> y;
+        claim_min(make_view(dcsc), ids, to_global, mv, y, ws);
+        EXPECT_EQ(pairs_of(y), expect) << s.what;
+        EXPECT_EQ(ws.epilogue_ran, s.runs) << s.what;
+        if (!s.runs) {
+            EXPECT_TRUE(seen.empty()) << s.what << ": the epilogue ran where it must not";
+            continue;
+        }
+        EXPECT_TRUE(ascending) << s.what << ": a range reached the epilogue out of order";
+        std::sort(seen.begin(), seen.end());
+        EXPECT_EQ(seen, expect) << s.what << ": not every output reached the epilogue once";
+        for (const auto& [i, v] : expect) {
+            EXPECT_FALSE(mv.allows(i)) << s.what << ": output " << i << " not marked";
+        }
     }
 }

@@ -158,9 +158,11 @@ void input_bitmap(SpmvWorkspace<U, Y, T>& ws, lindex_t n_in) {
 /// Stage 4, push: ws.y = the block's partial product over the gathered sparse input. When
 /// the fold dimension has one rank this rank owns the whole output range, so the mask is
 /// applied inside the kernel (products into masked-out outputs are dropped at once).
+/// `result_final`: the kernel's result will be the operation's as it is (see
+/// SpmvWorkspace::result_epilogue), so the kernel may hand it to the workspace's epilogue.
 template <class S, class U, class T>
 void push_multiply(const SpmvLayout<T>& L, const LocalMask& mask,
-                   SpmvWorkspace<U, typename S::value_type, T>& ws) {
+                   SpmvWorkspace<U, typename S::value_type, T>& ws, bool result_final) {
     auto view = view_of(*L.push_block, &ws.lookup, ws.lookup_for);
     kernels::MaskView mv = kernels::no_mask();
     if (L.fold->size() == 1 && !mask.none()) mv = kernels::MaskView{mask.bits(), mask.complement()};
@@ -168,9 +170,12 @@ void push_multiply(const SpmvLayout<T>& L, const LocalMask& mask,
     if constexpr (semiring_is_positional<S>()) {
         // The product is the input's global index: one claiming pass, no values gathered.
         ws.claim.policy = ws.spmspv.policy;
+        ws.claim.epilogue = result_final && ws.result_epilogue ? &ws.result_epilogue : nullptr;
         st = kernels::spmspv_claim<S>(
             view, std::span<const lindex_t>(ws.in_ids),
             [&](lindex_t j) { return L.input_global(j); }, mv, ws.y, ws.claim);
+        ws.result_epilogue_ran = ws.claim.epilogue_ran;
+        ws.claim.epilogue = nullptr;
     } else {
         ws.x.reset(L.n_in);
         ws.x.indices().assign(ws.in_ids.begin(), ws.in_ids.end());
@@ -217,28 +222,40 @@ void pull_multiply(const SpmvLayout<T>& L, lindex_t out_len, const M& mask, cons
     ws.last_entries = kernels::spmv_pull<S>(view, ws.xb, mv, ws.y, ws.pull).entries;
 }
 
-/// Stage 5: the partial results in ws.y (block numbering, ascending) are combined at their
-/// owners by the semiring's add (Communicator::reduce_scatter_pairs: a sparse reduce-scatter
-/// along the fold dimension); ws.t gets this rank's piece. With one rank in the fold
-/// dimension the partial result is already the piece.
-/// Stage 6's shortcut: when every entry of t is allowed by the mask (the rotating pull skips
-/// masked-out outputs) and the output stage would write t as it is (no accumulator, and
-/// replace or an empty w), t's buffers become w's piece. Returns whether it did so.
-template <class W, class Accum, class Y>
-bool move_into_output(DistVector<W>& w, Accum, SparseVector<Y>& t, const Descriptor& d) {
+/// Whether the output stage would write a result t of type Y, every entry allowed by the
+/// mask, into w as it is: no accumulator, and replace or an empty w.
+template <class Y, class W, class Accum>
+bool output_takes_whole(const DistVector<W>& w, Accum, const Descriptor& d) {
     if constexpr (std::is_same_v<Accum, NoAccum> && std::is_same_v<W, Y>) {
-        if (d.replace || w.local_nvals() == 0) {
+        return d.replace || w.local_nvals() == 0;
+    }
+    (void)w;
+    (void)d;
+    return false;
+}
+
+/// Stage 6's shortcut: when every entry of t is allowed by the mask (the rotating pull skips
+/// masked-out outputs) and the output stage would write t as it is (output_takes_whole()),
+/// t's buffers become w's piece. Returns whether it did so.
+template <class W, class Accum, class Y>
+bool move_into_output(DistVector<W>& w, Accum accum, SparseVector<Y>& t, const Descriptor& d) {
+    if constexpr (std::is_same_v<W, Y>) {
+        if (output_takes_whole<Y>(w, accum, d)) {
             SparseVector<W>& out = w.sparse();
             std::swap(out, t);
             return true;
         }
     }
     (void)w;
+    (void)accum;
     (void)t;
-    (void)d;
     return false;
 }
 
+/// Stage 5: the partial results in ws.y (block numbering, ascending) are combined at their
+/// owners by the semiring's add (Communicator::reduce_scatter_pairs: a sparse reduce-scatter
+/// along the fold dimension); ws.t gets this rank's piece. With one rank in the fold
+/// dimension the partial result is already the piece.
 template <class S, class U, class T>
 void fold_partials(const SpmvLayout<T>& L, lindex_t out_len,
                    SpmvWorkspace<U, typename S::value_type, T>& ws, const char* name) {
@@ -292,6 +309,7 @@ void spmv_dist(DistVector<W>& w, const M& mask, Accum accum, const DistVector<U>
     const bool on_device = grid.exec_backend() == ExecBackend::cuda;
     const Direction dir = choose_direction<S>(u, *L.in, d, grid, name);
     ws.last_direction = dir;
+    ws.result_epilogue_ran = false;
     // The mask of this rank's piece; taken before w changes (w may be the mask or u).
     const LocalMask lm = make_local_mask(mask, d);
 
@@ -329,7 +347,12 @@ void spmv_dist(DistVector<W>& w, const M& mask, Accum accum, const DistVector<U>
                 });
             }
         } else if (dir == Direction::push) {
-            push_multiply<S>(L, lm, ws);
+            // On the CPU with a one-rank fold the kernel applies the mask, and its result is
+            // the operation's when the output stage takes it whole (the shortcut below).
+            const bool masked = lm.all() || !lm.none();
+            push_multiply<S>(L, lm, ws,
+                             L.fold->size() == 1 && masked &&
+                                 output_takes_whole<typename S::value_type>(w, accum, d));
         } else if constexpr (!semiring_is_positional<S>()) {
             // Positional semirings always pull by rotation (above).
             pull_multiply<S>(L, w.local_size(), mask, lm, ws, name);

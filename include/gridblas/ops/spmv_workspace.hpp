@@ -90,6 +90,17 @@ struct SpmvWorkspace {
     /// Outputs per chunk in the ascending schedule of the pull with positional "min"
     /// (spmv_rotate.hpp), rounded up to a multiple of 64; 0 picks it from the piece length.
     lindex_t ascending_chunk_outputs = 0;
+    /// An optional epilogue of the result over this rank's piece (local ids and values, in
+    /// ascending ranges). A push of a positional semiring whose kernel's result becomes w's
+    /// piece as it is (a fold of one rank, a mask, no accumulator, and replace or an empty w)
+    /// lends it to the kernel (kernels::ClaimWorkspace::epilogue, whose rules it follows:
+    /// each thread hands it its part of the result as soon as written, where the kernel
+    /// writes on several threads), and `result_epilogue_ran` tells whether it ran; otherwise
+    /// it is not called, and the caller reads w. A BFS level records its finds there, in the
+    /// kernel's parallel region instead of a region of its own.
+    typename kernels::ClaimWorkspace<Y>::Epilogue result_epilogue;
+    /// Whether the last call handed its whole result to `result_epilogue`.
+    bool result_epilogue_ran = false;
 };
 
 }  // namespace gridblas

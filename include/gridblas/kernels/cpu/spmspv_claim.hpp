@@ -418,6 +418,7 @@ KernelStats spmspv_claim(const CompressedView<A>& a, std::span<const lindex_t> i
     const lindex_t n = a.n_inner;
     if (y.size() != n) y.reset(n);
     y.clear();
+    ws.epilogue_ran = false;
     KernelStats st;
     st.method = SpmspvMethod::spa;
     if (mask.allows_none() || ids.empty() || a.nnz() == 0) return st;

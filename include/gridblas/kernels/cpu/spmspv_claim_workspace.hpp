@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <span>
 #include <vector>
 
 #include "gridblas/core/types.hpp"
@@ -138,10 +140,20 @@ struct ClaimWorkspace {
     /// merge, and where each input's run of them ends.
     ClaimKeys sorted_claims, sorted_scratch;
     ClaimRuns sorted_runs;
-    /// One per thread of a call that sorts its claims on several threads (see
-    /// ClaimSortPart), and the first output each thread merges (one more: the end).
+    /// One per thread of a call that sorts its claims on several threads (see ClaimSortPart).
     std::vector<ClaimSortPart> sort_parts;
-    std::vector<std::uint64_t> sort_bounds;
+    /// The signature of `epilogue`: a range of the result's outputs and their values.
+    using Epilogue = std::function<void(std::span<const lindex_t>, std::span<const Y>)>;
+    /// An optional epilogue of the next calls' results (not owned; null: none). Where a call
+    /// writes its result on several threads (the sorted claims of a team), each thread hands
+    /// it the outputs it wrote (one ascending range, with their values) right after writing
+    /// them, inside the parallel region, and the call sets `epilogue_ran`; elsewhere the call
+    /// leaves it alone and the caller finishes the result its own way. It runs after the
+    /// call's last read of the mask, so it may change the mask's bits of the outputs it is
+    /// given (a BFS marks them visited); it runs on several threads at once, each with its
+    /// own outputs, and must not throw.
+    const Epilogue* epilogue = nullptr;
+    bool epilogue_ran = false;  ///< whether the last call handed its result to `epilogue`
     ParallelPolicy policy;
 };
 

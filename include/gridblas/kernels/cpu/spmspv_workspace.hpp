@@ -152,13 +152,14 @@ offset_t plan_part(const CompressedView<A>& a, const lindex_t* ids, std::size_t 
 
 /// plan_inputs() for the calling thread's equal share of the inputs, inside a team (part_sums:
 /// room for the team's size): plans the share, then offsets its `start` entries by the shares
-/// before it. Returns the call's products and the share [lo, hi). The share's entries are
-/// final on return; a barrier must come before another thread reads them (start[lo] is the
-/// share before's).
+/// before it. Returns the call's products, the share [lo, hi) and the products of the shares
+/// before it (`before_out`: what start[lo] will hold). The share's entries are final on
+/// return; a barrier must come before another thread reads them (start[lo] is the share
+/// before's, which that thread may still be offsetting).
 template <class A, class Sum>
 offset_t plan_share(const CompressedView<A>& a, const lindex_t* ids, std::size_t count,
                     offset_t* first, offset_t* start, Sum* part_sums, std::size_t* lo_out = nullptr,
-                    std::size_t* hi_out = nullptr) {
+                    std::size_t* hi_out = nullptr, offset_t* before_out = nullptr) {
     const int team = team_size();
     const int me = thread_id();
     const std::size_t lo = part_begin(count, me, team);
@@ -176,6 +177,7 @@ offset_t plan_share(const CompressedView<A>& a, const lindex_t* ids, std::size_t
     }
     if (lo_out != nullptr) *lo_out = lo;
     if (hi_out != nullptr) *hi_out = hi;
+    if (before_out != nullptr) *before_out = before;
     return total;
 }
 

@@ -29,6 +29,11 @@ std::uint64_t BfsSolver::Impl::step(bool bottom_up, gindex_t depth, BfsResult& r
     d.replace = true;
     d.direction = bottom_up ? Direction::pull : Direction::push;
     const char* site = bottom_up ? "bfs-bottomup" : "bfs-topdown";
+    // Where the level's kernel records its finds (KernelRecord), it records them here.
+    kernel_record.depth = depth;
+    kernel_record.result = &r;
+    kernel_record.degree_sum.store(0, std::memory_order_relaxed);
+    ws.result_epilogue_ran = false;
     if (grid.exec_backend() == ExecBackend::cuda && !bottom_up) {
         // The device push has kernels for the built-in semirings: (min, second) over a
         // frontier valued with its own ids gives the same (smallest) parents.
@@ -39,10 +44,6 @@ std::uint64_t BfsSolver::Impl::step(bool bottom_up, gindex_t depth, BfsResult& r
                                                    true, ws_ids, site);
         return ws_ids.last_entries;
     }
-    kernel_record.depth = depth;
-    kernel_record.result = &r;
-    kernel_record.degree_sum.store(0, std::memory_order_relaxed);
-    ws.result_epilogue_ran = false;
     // "after" takes min parents on top-down levels and leaves the bottom-up ones to
     // parents_from_levels(), so that its bottom-up levels stop at any parent.
     if (opt.parents == ParentMode::min ||

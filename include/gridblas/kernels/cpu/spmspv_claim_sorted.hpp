@@ -10,8 +10,9 @@
 /// that the result is deterministic). On several threads each takes a contiguous share of
 /// the inputs (equal in count when the threads also plan the call, else in products), sorts
 /// its keys and keeps one per output; then each merges the keys of one range of outputs from
-/// every share (ranges cut so that each thread merges about as many keys), and writes its
-/// outputs at their place in y.
+/// every share (ranges cut so that each thread merges about as many keys), writes its
+/// outputs at their place in y and hands them to the workspace's epilogue, if any
+/// (ClaimWorkspace::epilogue).
 
 #include <algorithm>
 #include <atomic>

@@ -329,6 +329,12 @@ void spmv_dist(DistVector<W>& w, const M& mask, Accum accum, const DistVector<U>
         }
     }
     expand_input<S>(u, L, ws, name);
+    // A CPU push on a one-rank fold applies the mask inside the kernel; when the output stage
+    // also takes the result whole, the kernel's result is the operation's: the kernel may hand
+    // it to the workspace's epilogue, and its buffers become w's piece (the shortcut below).
+    const bool push_result_final = !on_device && dir == Direction::push && L.fold->size() == 1 &&
+                                   (lm.all() || !lm.none()) &&
+                                   output_takes_whole<typename S::value_type>(w, accum, d);
     {
         ws.y.reset(L.n_out);
         if (on_device) {
@@ -347,23 +353,13 @@ void spmv_dist(DistVector<W>& w, const M& mask, Accum accum, const DistVector<U>
                 });
             }
         } else if (dir == Direction::push) {
-            // On the CPU with a one-rank fold the kernel applies the mask, and its result is
-            // the operation's when the output stage takes it whole (the shortcut below).
-            const bool masked = lm.all() || !lm.none();
-            push_multiply<S>(L, lm, ws,
-                             L.fold->size() == 1 && masked &&
-                                 output_takes_whole<typename S::value_type>(w, accum, d));
+            push_multiply<S>(L, lm, ws, push_result_final);
         } else if constexpr (!semiring_is_positional<S>()) {
             // Positional semirings always pull by rotation (above).
             pull_multiply<S>(L, w.local_size(), mask, lm, ws, name);
         }
         fold_partials<S>(L, w.local_size(), ws, name);
-        // A CPU push on a 1-rank fold applied the mask inside the kernel.
-        const bool masked = lm.all() || !lm.none();
-        if (!on_device && dir == Direction::push && L.fold->size() == 1 && masked &&
-            move_into_output(w, accum, ws.t, d)) {
-            return;
-        }
+        if (push_result_final && move_into_output(w, accum, ws.t, d)) return;
     }
     apply_output_stage(w, lm, accum, ws.t, d);
 }

@@ -362,7 +362,7 @@ offset_t claim_by_sorting_parallel(const CompressedView<A>& a, std::span<const l
             ++contributing;
         }
         ClaimKeys& merged = part.merged;
-        const std::uint64_t* mine = merged.data();  // this thread's keys, one per output
+        const std::uint64_t* mine = nullptr;  // this thread's keys, one per output
         if (contributing == 1) {
             mine = ranges[0].data();
             part.merged_count = ranges[0].size();
@@ -371,6 +371,7 @@ offset_t claim_by_sorting_parallel(const CompressedView<A>& a, std::span<const l
             std::merge(ranges[0].begin(), ranges[0].end(), ranges[1].begin(), ranges[1].end(),
                        merged.begin());
             part.merged_count = keep_first_per_output(merged.data(), merged.size());
+            mine = merged.data();
         } else {
             merged.clear();
             ClaimRuns& runs = part.runs;

@@ -26,12 +26,12 @@ do_build=1
 validate_all=0
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --scale) scales=("$2"); shift 2 ;;
+        --scale) scales=("${2:?$1 needs a value}"); shift 2 ;;
         --big) scales+=(22); shift ;;
-        --reps) reps="$2"; shift 2 ;;
-        --roots) nroots="$2"; shift 2 ;;
-        --out) out="$2"; shift 2 ;;
-        --build-dir) build="$2"; shift 2 ;;
+        --reps) reps="${2:?$1 needs a value}"; shift 2 ;;
+        --roots) nroots="${2:?$1 needs a value}"; shift 2 ;;
+        --out) out="${2:?$1 needs a value}"; shift 2 ;;
+        --build-dir) build="${2:?$1 needs a value}"; shift 2 ;;
         --no-build) do_build=0; shift ;;
         --validate-all) validate_all=1; shift ;;
         -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;

@@ -29,13 +29,13 @@ build="build/release"
 out=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --width) width="$2"; shift 2 ;;
-        --threads) thread_list="$2"; shift 2 ;;
-        --searches) searches="$2"; shift 2 ;;
-        --rounds) rounds="$2"; shift 2 ;;
-        --gapbs) gapbs_src="$2"; shift 2 ;;
-        --build-dir) build="$2"; shift 2 ;;
-        --out) out="$2"; shift 2 ;;
+        --width) width="${2:?$1 needs a value}"; shift 2 ;;
+        --threads) thread_list="${2:?$1 needs a value}"; shift 2 ;;
+        --searches) searches="${2:?$1 needs a value}"; shift 2 ;;
+        --rounds) rounds="${2:?$1 needs a value}"; shift 2 ;;
+        --gapbs) gapbs_src="${2:?$1 needs a value}"; shift 2 ;;
+        --build-dir) build="${2:?$1 needs a value}"; shift 2 ;;
+        --out) out="${2:?$1 needs a value}"; shift 2 ;;
         -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench-mesh.sh: unknown option $1 (see --help)" >&2; exit 1 ;;
     esac

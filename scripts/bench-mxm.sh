@@ -25,13 +25,13 @@ build="build/release"
 out=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --scales) scales="$2"; shift 2 ;;
-        --products) products="$2"; shift 2 ;;
-        --rounds) rounds="$2"; shift 2 ;;
-        --trials) trials="$2"; shift 2 ;;
-        --ranks) ranks="$2"; shift 2 ;;
-        --build-dir) build="$2"; shift 2 ;;
-        --out) out="$2"; shift 2 ;;
+        --scales) scales="${2:?$1 needs a value}"; shift 2 ;;
+        --products) products="${2:?$1 needs a value}"; shift 2 ;;
+        --rounds) rounds="${2:?$1 needs a value}"; shift 2 ;;
+        --trials) trials="${2:?$1 needs a value}"; shift 2 ;;
+        --ranks) ranks="${2:?$1 needs a value}"; shift 2 ;;
+        --build-dir) build="${2:?$1 needs a value}"; shift 2 ;;
+        --out) out="${2:?$1 needs a value}"; shift 2 ;;
         -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench-mxm.sh: unknown option $1 (see --help)" >&2; exit 1 ;;
     esac

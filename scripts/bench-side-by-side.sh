@@ -57,15 +57,15 @@ build="build/bench"
 do_build=1
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --scale) scale="$2"; shift 2 ;;
-        --rounds) rounds="$2"; shift 2 ;;
-        --roots) nroots="$2"; shift 2 ;;
-        --ranks) ranks="$2"; shift 2 ;;
-        --placement) placement="$2"; shift 2 ;;
-        --gapbs) gapbs_src="$2"; shift 2 ;;
-        --combblas) combblas_src="$2"; shift 2 ;;
-        --out) out="$2"; shift 2 ;;
-        --build-dir) build="$2"; shift 2 ;;
+        --scale) scale="${2:?$1 needs a value}"; shift 2 ;;
+        --rounds) rounds="${2:?$1 needs a value}"; shift 2 ;;
+        --roots) nroots="${2:?$1 needs a value}"; shift 2 ;;
+        --ranks) ranks="${2:?$1 needs a value}"; shift 2 ;;
+        --placement) placement="${2:?$1 needs a value}"; shift 2 ;;
+        --gapbs) gapbs_src="${2:?$1 needs a value}"; shift 2 ;;
+        --combblas) combblas_src="${2:?$1 needs a value}"; shift 2 ;;
+        --out) out="${2:?$1 needs a value}"; shift 2 ;;
+        --build-dir) build="${2:?$1 needs a value}"; shift 2 ;;
         --no-build) do_build=0; shift ;;
         -h|--help) sed -n '2,39p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "bench-side-by-side.sh: unknown option $1 (see --help)" >&2; exit 1 ;;

@@ -11,12 +11,14 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <random>
 #include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "common/bfs_report.hpp"
 #include "common/cli.hpp"
 #include "common/graph500_stats.hpp"
 #include "common/memory.hpp"
@@ -31,6 +33,20 @@
 #include "gridblas/vector/dist_vector.hpp"
 
 using namespace gridblas;
+using gridblas::bench::count_disagreements;
+using gridblas::bench::counters_json;
+using gridblas::bench::key_ratios;
+using gridblas::bench::levels_json;
+using gridblas::bench::mean_of;
+using gridblas::bench::ModeSearches;
+using gridblas::bench::print_block;
+using gridblas::bench::print_levels;
+using gridblas::bench::print_mode_comparison;
+using gridblas::bench::Search;
+using gridblas::bench::Searches;
+using gridblas::bench::statistics;
+using gridblas::bench::Statistics;
+using gridblas::bench::summary_json;
 
 namespace {
 
@@ -63,30 +79,25 @@ Execution:
   --threads T          OpenMP threads per rank
   --direction D        auto | topdown | bottomup (default auto)
   --alpha A --beta B   direction-switch parameters (default 15, 18)
-  --parents P          min | any | after (default min)
+  --parents P          min | any | after (default min); a list (min,any,after) builds
+                       one solver per mode and runs every key with each, interleaved,
+                       then compares their times and bytes on the wire key by key and
+                       checks that they agree (levels; min and after: parents); the
+                       search's peak memory then holds every mode's solver
   --comm C             auto | mpi | butterfly | ring (default auto)
   --fanout K           butterfly radix (default 2)
   --wire W             auto | raw | delta | bitmap (default auto)
   --local-format F     dcsc | csr (default dcsc)
   --layout L           auto | row | column: store edge u -> v at (u, v) or at (v, u);
                        auto (default) stores a directed graph by column on a cpu grid of
-                       several rows and columns, where bottom-up levels then read exactly
-                       one rank's entries
+                       several rows, where bottom-up levels then read exactly one rank's
+                       entries (and need no fold on a grid of one column)
   --backend B          cpu | cuda (default cpu). cuda on one rank: the single-GPU BFS;
                        on several ranks: one GPU per rank, local work on the device and
                        the frontier exchange staged through pinned host memory
   --cuda-dist          with --backend cuda on one rank, run the distributed solver too
   --help
 )";
-
-struct Search {
-    gindex_t root;
-    double seconds;
-    double edges;  // undirected edges (or arcs) in the traversed component
-    gindex_t reached;
-    int depth;
-    std::vector<BfsLevelStats> levels;
-};
 
 /// Picks `count` distinct vertices of degree >= 1 with a seeded generator; every rank draws
 /// the same candidates and the owners report their degrees in one allreduce per batch.
@@ -148,80 +159,22 @@ void write_output(ProcessGrid& grid, const BfsResult& r, const std::string& path
     if (!f) throw IoError("error writing " + path);
 }
 
-/// The per-level table of the first search; each level's time is the mean over the searches
-/// from the same root with the same levels (--root R --roots N), which only differ in time.
-void print_levels(const std::vector<Search>& runs) {
-    const Search& first = runs.front();
-    std::printf("%5s %4s %12s %12s %14s %10s %12s %12s %10s %10s\n", "level", "dir", "frontier",
-                "discovered", "edges", "messages", "bytes_wire", "bytes_raw", "time_ms", "comm_ms");
-    for (std::size_t k = 0; k < first.levels.size(); ++k) {
-        const BfsLevelStats& l = first.levels[k];
-        double sec = 0, comm = 0;
-        int same = 0;
-        for (const Search& s : runs) {
-            if (s.root != first.root || s.levels.size() != first.levels.size()) continue;
-            sec += s.levels[k].seconds;
-            comm += s.levels[k].comm_seconds;
-            ++same;
+/// --parents: one mode or a comma-separated list of distinct modes.
+std::vector<ParentMode> parse_parent_modes(const std::string& list) {
+    std::vector<ParentMode> modes;
+    std::stringstream in(list);
+    std::string item;
+    while (std::getline(in, item, ',')) {
+        const ParentMode m = parse_parent_mode(item);  // InvalidValue names a bad one
+        if (std::find(modes.begin(), modes.end(), m) != modes.end()) {
+            throw std::invalid_argument("option --parents: '" + item + "' is listed twice");
         }
-        std::printf("%5d %4s %12lld %12lld %14llu %10llu %12llu %12llu %10.3f %10.3f\n", l.level,
-                    l.bottom_up ? "BU" : "TD", (long long)l.frontier, (long long)l.discovered,
-                    (unsigned long long)l.edges_examined, (unsigned long long)l.messages,
-                    (unsigned long long)l.bytes_wire, (unsigned long long)l.bytes_raw,
-                    sec / same * 1e3, comm / same * 1e3);
+        modes.push_back(m);
     }
-}
-
-std::string levels_json(const std::vector<BfsLevelStats>& levels) {
-    std::ostringstream o;
-    o << '[';
-    for (std::size_t k = 0; k < levels.size(); ++k) {
-        const auto& l = levels[k];
-        o << (k ? "," : "") << "{\"level\":" << l.level << ",\"direction\":\""
-          << (l.bottom_up ? "bottomup" : "topdown") << "\",\"frontier\":" << l.frontier
-          << ",\"discovered\":" << l.discovered << ",\"edges_examined\":" << l.edges_examined
-          << ",\"messages\":" << l.messages << ",\"bytes_wire\":" << l.bytes_wire
-          << ",\"bytes_raw\":" << l.bytes_raw << ",\"seconds\":" << l.seconds
-          << ",\"comm_seconds\":" << l.comm_seconds << '}';
+    if (modes.empty() || list.back() == ',') {
+        throw std::invalid_argument("option --parents: '" + list + "' is not a list of modes");
     }
-    o << ']';
-    return o.str();
-}
-
-void print_block(const char* name, const bench::Summary& s, bool rate) {
-    std::printf(
-        "min_%s: %.6g\nfirstquartile_%s: %.6g\nmedian_%s: %.6g\nthirdquartile_%s: %.6g\n"
-        "max_%s: %.6g\n",
-        name, s.min, name, s.firstquartile, name, s.median, name, s.thirdquartile, name, s.max);
-    std::printf("mean_%s: %.6g\nstddev_%s: %.6g\n", name, s.mean, name, s.stddev);
-    if (rate) {
-        std::printf("harmonic_mean_%s: %.6g\nharmonic_stddev_%s: %.6g\n", name, s.harmonic_mean,
-                    name, s.harmonic_stddev);
-    }
-}
-
-std::string summary_json(const bench::Summary& s) {
-    std::ostringstream o;
-    o << "{\"min\":" << s.min << ",\"firstquartile\":" << s.firstquartile
-      << ",\"median\":" << s.median << ",\"thirdquartile\":" << s.thirdquartile
-      << ",\"max\":" << s.max << ",\"mean\":" << s.mean << ",\"stddev\":" << s.stddev
-      << ",\"harmonic_mean\":" << s.harmonic_mean << ",\"harmonic_stddev\":" << s.harmonic_stddev
-      << '}';
-    return o.str();
-}
-
-std::string counters_json(const comm::Communicator& c) {
-    std::ostringstream o;
-    o << '{';
-    bool first = true;
-    for (const auto& [site, k] : c.counters()) {
-        o << (first ? "" : ",") << '"' << site << "\":{\"calls\":" << k.calls
-          << ",\"messages\":" << k.messages << ",\"bytes_wire\":" << k.bytes_wire
-          << ",\"bytes_raw\":" << k.bytes_raw << ",\"seconds\":" << k.seconds << '}';
-        first = false;
-    }
-    o << '}';
-    return o.str();
+    return modes;
 }
 
 /// What the command line asks for (checked: contradictions and bad values throw).
@@ -239,7 +192,8 @@ struct Config {
     std::string json;
     bool validate = true;
     bool print_levels = false;
-    BfsOptions bo;
+    BfsOptions bo;                         // bo.parents: the first of parent_modes
+    std::vector<ParentMode> parent_modes;  // --parents, in the order given
     comm::Options co;
     GraphOptions go;  // go.symmetrize for a file is settled by read_graph_options()
     std::string backend = "cpu";
@@ -276,7 +230,11 @@ Config parse_config(const bench::Cli& cli) {
     c.print_levels = cli.has("levels");
     if (cli.has("threads")) omp_set_num_threads(int(cli.integer("threads", 1, 1, 4096)));
     c.bo.direction = parse_bfs_direction(cli.str("direction", "auto"));
-    c.bo.parents = parse_parent_mode(cli.str("parents", "min"));
+    c.parent_modes = parse_parent_modes(cli.str("parents", "min"));
+    c.bo.parents = c.parent_modes.front();
+    if (c.parent_modes.size() > 1 && cli.has("output")) {
+        throw std::invalid_argument("--output writes one search: give --parents one mode");
+    }
     c.bo.alpha = cli.real("alpha", c.bo.alpha);
     c.bo.beta = cli.real("beta", c.bo.beta);
     c.co.backend = comm::parse_backend(cli.str("comm", "auto"));
@@ -322,6 +280,11 @@ std::shared_ptr<ProcessGrid> make_grid(const Config& c) {
     if (single_gpu(c, *grid) && !cuda_available()) {
         throw CudaError("--backend cuda: " + cuda_unavailable_reason());
     }
+    if (single_gpu(c, *grid) && c.parent_modes.size() > 1) {
+        throw std::invalid_argument(
+            "--parents with several modes compares the distributed solver's modes; the "
+            "single-GPU BFS has one (add --cuda-dist)");
+    }
     return grid;
 }
 
@@ -335,12 +298,14 @@ void read_graph_options(ProcessGrid& grid, Config& c, MatrixMarketHeader& header
 }
 
 /// --layout auto stores a directed graph by column (its transpose) on a cpu grid of several
-/// rows and several columns, where the levels' mxv then reads, bottom-up, exactly the
-/// entries one rank reads (the vxm's strided row blocks read more there); by row otherwise.
+/// rows, where the levels' mxv folds along the grid row: bottom-up, its contiguous column
+/// blocks read exactly the entries one rank reads (the vxm's strided row blocks read more
+/// on a grid of several columns too), and on a grid of one column it needs no fold at all,
+/// where the vxm's ascending schedule for min parents leaves most of the reading to the
+/// rank of the lowest row block. By row on a grid of one row, whose vxm fold is one rank.
 void choose_edge_layout(const ProcessGrid& grid, Config& c) {
     if (c.layout_auto) {
-        const bool by_column =
-            !c.go.symmetrize && c.backend == "cpu" && grid.pr() > 1 && grid.pc() > 1;
+        const bool by_column = !c.go.symmetrize && c.backend == "cpu" && grid.pr() > 1;
         c.bo.edges = by_column ? EdgeLayout::by_column : EdgeLayout::by_row;
     }
     c.go.transpose = c.bo.edges == EdgeLayout::by_column;
@@ -451,69 +416,90 @@ private:
     cuda::BfsGpuResult gpu_result_;
 };
 
-/// The timed searches (after one untimed warm-up), each validated unless --no-validate.
-struct Searches {
-    std::vector<Search> runs;
-    std::uint64_t failures = 0;
-    double download_seconds = 0;  // summed over the timed searches (single-GPU engine only)
-    BfsResult last;               // the last search's result (--output)
-};
-
 Searches run_searches(const Config& c, ProcessGrid& grid, const DistMatrix<Pattern>& a,
-                      const BfsSolver& solver, SearchEngine& engine,
+                      const BfsSolver& solver, std::vector<std::unique_ptr<SearchEngine>>& engines,
                       const std::vector<gindex_t>& roots) {
     const bool root0 = grid.rank() == 0;
+    const std::size_t nm = engines.size();
     Searches out;
-    engine.search(roots.front(), out.last);  // untimed warm-up
+    out.modes.resize(nm);
+    std::vector<BfsResult> results(nm);
+    std::vector<std::vector<std::uint64_t>> wire(nm);  // this rank's bytes per search
+    for (std::size_t m = 0; m < nm; ++m) {
+        out.modes[m].mode = c.parent_modes[m];
+        engines[m]->search(roots.front(), results[m]);  // untimed warm-up
+    }
+    // Levels are compared with the first mode's, parents of `min` and `after` (the same
+    // tree) with those of the first of the two.
+    const auto min_tree = [](ParentMode p) {
+        return p == ParentMode::min || p == ParentMode::after;
+    };
+    const std::size_t tree_ref =
+        std::size_t(std::find_if(c.parent_modes.begin(), c.parent_modes.end(), min_tree) -
+                    c.parent_modes.begin());
+    out.parents_compared =
+        std::count_if(c.parent_modes.begin(), c.parent_modes.end(), min_tree) == 2;
+    std::uint64_t disagreements = 0;
     grid.reset_counters();
     double last_progress = MPI_Wtime();
     for (std::size_t k = 0; k < roots.size(); ++k) {
-        const BfsResult& r = out.last;
-        out.download_seconds += engine.search(roots[k], out.last);
-        out.runs.push_back({roots[k], r.seconds,
-                            component_edges(grid, r, solver.local_degrees(), c.go.symmetrize),
-                            r.reached, r.depth, r.levels});
-        if (c.validate) {
+        // The modes take turns going first, so that none always finds the caches left by
+        // another's search of the same key.
+        for (std::size_t j = 0; j < nm; ++j) {
+            const std::size_t m = (k + j) % nm;
+            const std::uint64_t sent = grid.total_counters().bytes_wire;
+            out.download_seconds += engines[m]->search(roots[k], results[m]);
+            wire[m].push_back(grid.total_counters().bytes_wire - sent);
+        }
+        const double edges =
+            component_edges(grid, results[0], solver.local_degrees(), c.go.symmetrize);
+        for (std::size_t m = 0; m < nm; ++m) {
+            const BfsResult& r = results[m];
+            ModeSearches& ms = out.modes[m];
+            ms.runs.push_back({roots[k], r.seconds, edges, r.reached, r.depth, r.levels});
+            if (m > 0) disagreements += count_disagreements(results[0], r, false);
+            if (m != tree_ref && min_tree(ms.mode)) {
+                disagreements += count_disagreements(results[tree_ref], r, true);
+            }
+            if (!c.validate) continue;
             const BfsValidation v = validate_bfs(a, r, c.bo.edges);
-            if (!v.ok()) {
-                ++out.failures;
-                if (root0) {
-                    std::fprintf(stderr, "root %lld: %s\n", (long long)roots[k],
-                                 v.summary().c_str());
-                }
+            if (v.ok()) continue;
+            ++ms.failures;
+            if (root0) {
+                std::fprintf(stderr, "root %lld, parents %s: %s\n", (long long)roots[k],
+                             to_string(ms.mode).c_str(), v.summary().c_str());
             }
         }
         if (root0 && MPI_Wtime() - last_progress > 5.0) {
-            std::fprintf(stderr, "gridblas-bfs: %zu of %zu searches done\n", k + 1, roots.size());
+            std::fprintf(stderr, "gridblas-bfs: %zu of %zu keys done\n", k + 1, roots.size());
             last_progress = MPI_Wtime();
         }
     }
-    return out;
-}
-
-/// Time and TEPS statistics of the searches.
-struct Statistics {
-    bench::Summary time, teps, nedge;
-};
-
-Statistics statistics(const std::vector<Search>& runs) {
-    std::vector<double> times, teps, edges;
-    for (const auto& s : runs) {
-        times.push_back(s.seconds);
-        teps.push_back(s.edges / s.seconds);
-        edges.push_back(s.edges);
+    // Totals over the ranks, in one collective each.
+    out.disagreements = grid.world().allreduce(disagreements, comm::ReduceOp::sum, "agree");
+    for (std::size_t m = 0; m < nm; ++m) {
+        grid.world().allreduce(std::span<std::uint64_t>(wire[m]), comm::ReduceOp::sum, "wire");
+        out.modes[m].wire_bytes.assign(wire[m].begin(), wire[m].end());
     }
-    return {bench::summarize(times), bench::summarize(teps), bench::summarize(edges)};
+    out.last = std::move(results[0]);
+    return out;
 }
 
 /// The Graph500-style block on stdout (rank 0).
 void print_report(const Config& c, const ProcessGrid& grid, const GraphSummary& g,
-                  const Searches& s, const Statistics& st) {
-    if (c.print_levels) print_levels(s.runs);
+                  const Searches& s, const std::vector<Statistics>& st) {
+    const bool several = s.modes.size() > 1;
+    if (c.print_levels) {
+        for (const ModeSearches& m : s.modes) {
+            if (several) std::printf("levels with parents %s:\n", to_string(m.mode).c_str());
+            print_levels(m.runs);
+        }
+    }
     std::printf("graph: %s, %s, %lld vertices, %lld edges\n", g.name.c_str(),
                 g.directed ? "directed" : "undirected", (long long)g.vertices, (long long)g.edges);
     if (!c.from_file) std::printf("SCALE: %d\nedgefactor: %d\n", c.kp.scale, c.kp.edgefactor);
-    std::printf("NBFS: %zu\n", s.runs.size());
+    const std::size_t nbfs = s.modes[0].runs.size();
+    std::printf("NBFS: %zu\n", nbfs);
     std::printf("graph_generation: %.6g\nnum_mpi_processes: %d\ngrid: %dx%d\nthreads: %d\n",
                 g.construction_seconds, grid.size(), grid.pr(), grid.pc(), omp_get_max_threads());
     std::printf("edge_layout: %s\n", to_string(c.bo.edges).c_str());
@@ -524,16 +510,22 @@ void print_report(const Config& c, const ProcessGrid& grid, const GraphSummary& 
                 g.directed ? "directed arcs leaving reached vertices"
                            : "undirected edges with both ends reached, after removing "
                              "self-loops and duplicates (degree sum / 2)");
-    print_block("time", st.time, false);
-    print_block("nedge", st.nedge, false);
-    print_block("TEPS", st.teps, true);
+    std::uint64_t invalid = 0;
+    for (std::size_t m = 0; m < s.modes.size(); ++m) {
+        if (several) std::printf("parents: %s\n", to_string(s.modes[m].mode).c_str());
+        print_block("time", st[m].time, false);
+        print_block("nedge", st[m].nedge, false);
+        print_block("TEPS", st[m].teps, true);
+        invalid += s.modes[m].failures;
+    }
     if (s.download_seconds > 0) {
         std::printf(
             "mean_gpu_download_time: %.6g (included in time: level and parent arrays "
             "to the host)\n",
-            s.download_seconds / double(s.runs.size()));
+            s.download_seconds / double(nbfs));
     }
-    std::printf("validation: %s\n", c.validate ? (s.failures ? "FAILED" : "passed") : "skipped");
+    if (several) print_mode_comparison(s, st);
+    std::printf("validation: %s\n", c.validate ? (invalid ? "FAILED" : "passed") : "skipped");
 }
 
 /// Memory lines of the report (rank 0).
@@ -551,8 +543,8 @@ void print_memory(const MemoryReport& m, const GraphSummary& g) {
 /// Everything as JSON (rank 0): graph, configuration, statistics, searches with their
 /// levels, and rank 0's communication counters.
 void write_json(const Config& c, ProcessGrid& grid, const GraphSummary& g,
-                const MatrixMarketHeader& header, const Searches& s, const Statistics& st,
-                const MemoryReport& m) {
+                const MatrixMarketHeader& header, const Searches& s,
+                const std::vector<Statistics>& st, const MemoryReport& m) {
     std::ofstream j(c.json);
     if (!j) throw IoError("cannot write " + c.json);
     j << "{\"program\":\"gridblas-bfs\",\"version\":\"" << GRIDBLAS_VERSION_STRING << "\""
@@ -574,17 +566,27 @@ void write_json(const Config& c, ProcessGrid& grid, const GraphSummary& g,
       << "\",\"local_format\":\"" << to_string(c.go.format) << "\",\"edge_layout\":\""
       << to_string(c.bo.edges) << "\"},\"construction_seconds\":" << g.construction_seconds
       << ",\"validated\":" << (c.validate ? "true" : "false")
-      << ",\"validation_failures\":" << s.failures << ",\"mean_gpu_download_seconds\":"
-      << (s.runs.empty() ? 0.0 : s.download_seconds / double(s.runs.size()))
+      << ",\"validation_failures\":" << s.failures() << ",\"mean_gpu_download_seconds\":"
+      << (s.modes[0].runs.empty() ? 0.0 : s.download_seconds / double(s.modes[0].runs.size()))
       << ",\"memory\":{\"construction_peak_max\":" << m.construction_max
       << ",\"construction_peak_sum\":" << m.construction_sum
       << ",\"search_peak_max\":" << m.search_max << ",\"search_peak_sum\":" << m.search_sum
       << ",\"search_peak_separate\":" << (m.search_separate ? "true" : "false")
       << ",\"matrix_bytes\":" << m.matrix_bytes << "}"
-      << ",\"time\":" << summary_json(st.time) << ",\"teps\":" << summary_json(st.teps)
-      << ",\"searches\":[";
-    for (std::size_t k = 0; k < s.runs.size(); ++k) {
-        const auto& r = s.runs[k];
+      << ",\"time\":" << summary_json(st[0].time) << ",\"teps\":" << summary_json(st[0].teps);
+    // Every mode of --parents (the top-level time, teps and searches are the first's).
+    j << ",\"parent_modes\":[";
+    for (std::size_t k = 0; k < s.modes.size(); ++k) {
+        const ModeSearches& ms = s.modes[k];
+        j << (k ? "," : "") << "{\"parents\":\"" << to_string(ms.mode)
+          << "\",\"time\":" << summary_json(st[k].time) << ",\"teps\":" << summary_json(st[k].teps)
+          << ",\"key_ratio_to_first\":" << summary_json(key_ratios(ms, s.modes[0]))
+          << ",\"wire_bytes_mean\":" << mean_of(ms.wire_bytes)
+          << ",\"validation_failures\":" << ms.failures << '}';
+    }
+    j << "],\"parent_modes_disagreements\":" << s.disagreements << ",\"searches\":[";
+    for (std::size_t k = 0; k < s.modes[0].runs.size(); ++k) {
+        const auto& r = s.modes[0].runs[k];
         j << (k ? "," : "") << "{\"root\":" << r.root << ",\"seconds\":" << r.seconds
           << ",\"edges\":" << r.edges << ",\"reached\":" << r.reached << ",\"depth\":" << r.depth
           << ",\"levels\":" << levels_json(r.levels) << '}';
@@ -633,19 +635,29 @@ int run(int argc, char** argv, int world_rank) {
     mem.search_separate = grid->world().allreduce(bench::reset_peak_rss() ? 1 : 0,
                                                   comm::ReduceOp::min, "memory") == 1;
 
-    // Kernel 2: the searches.
+    // Kernel 2: the searches, with a solver for each further parent mode (built here, so
+    // that they count in the search's peak memory, not in the construction's).
+    std::vector<std::unique_ptr<BfsSolver>> others;
+    std::vector<std::unique_ptr<SearchEngine>> engines;
+    engines.push_back(std::make_unique<SearchEngine>(c, *grid, a, solver));
+    for (std::size_t m = 1; m < c.parent_modes.size(); ++m) {
+        BfsOptions o = c.bo;
+        o.parents = c.parent_modes[m];
+        others.push_back(std::make_unique<BfsSolver>(a, o));
+        engines.push_back(std::make_unique<SearchEngine>(c, *grid, a, *others.back()));
+    }
     const std::vector<gindex_t> roots = choose_roots(c, grid, solver, a);
-    SearchEngine engine(c, *grid, a, solver);
-    const Searches s = run_searches(c, *grid, a, solver, engine, roots);
+    const Searches s = run_searches(c, *grid, a, solver, engines, roots);
     if (!c.output.empty()) write_output(*grid, s.last, c.output);
 
     max_and_sum(*grid, bench::peak_rss_bytes(), mem.search_max, mem.search_sum);
 
-    const Statistics st = statistics(s.runs);
+    std::vector<Statistics> st;
+    for (const ModeSearches& m : s.modes) st.push_back(statistics(m.runs));
     if (root0) print_report(c, *grid, g, s, st);
     if (root0) print_memory(mem, g);
     if (root0 && !c.json.empty()) write_json(c, *grid, g, header, s, st, mem);
-    return s.failures ? 2 : 0;
+    return s.failures() ? 2 : 0;
 }
 
 }  // namespace

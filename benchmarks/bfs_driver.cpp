@@ -126,15 +126,24 @@ std::vector<gindex_t> pick_roots(ProcessGrid& grid, const BfsSolver& solver, con
     return roots;
 }
 
-/// Edges of the traversed component: half the degree sum of the reached vertices for a
-/// symmetric graph (each undirected edge once), the out-degree sum for a directed one.
-double component_edges(ProcessGrid& grid, const BfsResult& r, const std::vector<gindex_t>& deg,
-                       bool symmetric) {
+/// The out-degree sum of the reached vertices, by a pass over the result (collective).
+gindex_t reached_degree_pass(ProcessGrid& grid, const BfsResult& r,
+                             const std::vector<gindex_t>& deg) {
     gindex_t s = 0;
     for (std::size_t k = 0; k < r.level.size(); ++k) {
         if (r.level[k] >= 0) s += deg[k];
     }
-    s = grid.world().allreduce(s, comm::ReduceOp::sum, "teps-edges");
+    return grid.world().allreduce(s, comm::ReduceOp::sum, "teps-edges");
+}
+
+/// Edges of the traversed component (the TEPS count): half the out-degree sum of the reached
+/// vertices for a symmetric graph (each undirected edge once), the sum for a directed one.
+/// The distributed solver counts the sum as it searches (BfsResult::reached_degree_sum); the
+/// single-GPU engine does not, and its results take the pass.
+double component_edges(ProcessGrid& grid, const BfsResult& r, const std::vector<gindex_t>& deg,
+                       bool symmetric) {
+    const gindex_t s =
+        r.reached_degree_sum >= 0 ? r.reached_degree_sum : reached_degree_pass(grid, r, deg);
     return symmetric ? double(s) / 2.0 : double(s);
 }
 
@@ -462,6 +471,19 @@ Searches run_searches(const Config& c, ProcessGrid& grid, const DistMatrix<Patte
                 disagreements += count_disagreements(results[tree_ref], r, true);
             }
             if (!c.validate) continue;
+            // The solver's degree count is checked against a pass over its result.
+            const gindex_t pass = reached_degree_pass(grid, r, solver.local_degrees());
+            if (r.reached_degree_sum >= 0 && r.reached_degree_sum != pass) {
+                ++ms.failures;
+                if (root0) {
+                    std::fprintf(stderr,
+                                 "root %lld, parents %s: reached_degree_sum %lld, but the "
+                                 "reached vertices' degrees sum to %lld\n",
+                                 (long long)roots[k], to_string(ms.mode).c_str(),
+                                 (long long)r.reached_degree_sum, (long long)pass);
+                }
+                continue;
+            }
             const BfsValidation v = validate_bfs(a, r, c.bo.edges);
             if (v.ok()) continue;
             ++ms.failures;

@@ -117,11 +117,10 @@ struct BfsSolver::Impl {
     /// Records found vertices ids[lo, hi) (ascending local ids; their parents in parent_of
     /// when `keep_parent`) at level depth + 1 and sets their visited bits (with
     /// `shared_edges`, atomically in the first and last words, which other threads recording
-    /// the neighbouring ranges may share). Returns the sum of their out-degrees when
-    /// `sum_degrees`, else 0.
+    /// the neighbouring ranges may share). Returns the sum of their out-degrees.
     gindex_t record_found(const lindex_t* ids, const gindex_t* parent_of, std::size_t lo,
                           std::size_t hi, gindex_t depth, BfsResult& r, bool keep_parent,
-                          bool sum_degrees, bool shared_edges);
+                          bool shared_edges);
     /// Readies the per-vertex state of a search: `reached` (compact) or the result's arrays.
     void start_search(BfsResult& r);
     /// Compact searches: writes `reached` out to the result's level and parent arrays and

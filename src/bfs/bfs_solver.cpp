@@ -122,8 +122,8 @@ BfsSolver::Impl::Impl(const DistMatrix<Pattern>& m, const BfsOptions& o)
     // parents kept (every mode keeps top-down parents), the degrees summed.
     ws.result_epilogue = [this](std::span<const lindex_t> ids, std::span<const gindex_t> parents) {
         KernelRecord& k = kernel_record;
-        const gindex_t sum = record_found(ids.data(), parents.data(), 0, ids.size(), k.depth,
-                                          *k.result, true, true, true);
+        const gindex_t sum =
+            record_found(ids.data(), parents.data(), 0, ids.size(), k.depth, *k.result, true, true);
         k.degree_sum.fetch_add(sum, std::memory_order_relaxed);
     };
     if (const VertexRelabel* rl = m.relabel()) {
@@ -204,6 +204,7 @@ void BfsSolver::run(gindex_t caller_source, BfsResult& r) {
     gindex_t unexplored = s.total_edges;
     gindex_t scout = mf;  // out-edges of the frontier
     gindex_t reached = 1;
+    gindex_t reached_degree_sum = mf;  // the source's; each level adds its vertices'
     bool bottom_up = s.opt.direction == BfsDirection::bottom_up;
     gindex_t depth = 0;
 
@@ -248,6 +249,7 @@ void BfsSolver::run(gindex_t caller_source, BfsResult& r) {
         nf = local[0];
         scout = local[1];
         reached += nf;
+        reached_degree_sum += local[1];
         ++depth;
         if (s.opt.direction == BfsDirection::automatic && bottom_up) {
             // Stay bottom-up while the frontier grows or is still large (GapBS's rule).
@@ -279,6 +281,7 @@ void BfsSolver::run(gindex_t caller_source, BfsResult& r) {
         r.levels[l].comm_seconds = times[2 + 2 * l];
     }
     r.reached = reached;
+    r.reached_degree_sum = reached_degree_sum;
     r.depth = int(depth);
 }
 

@@ -73,7 +73,7 @@ constexpr std::size_t kRecordPerThread = 128;
 
 gindex_t BfsSolver::Impl::record_found(const lindex_t* ids, const gindex_t* parent_of,
                                        std::size_t lo, std::size_t hi, gindex_t depth, BfsResult& r,
-                                       bool keep_parent, bool sum_degrees, bool shared_edges) {
+                                       bool keep_parent, bool shared_edges) {
     kernels::detail::set_bits_sorted_part(visited.bitmap().words().data(), ids, lo, hi,
                                           shared_edges);
     gindex_t* level = r.level.data();
@@ -91,7 +91,7 @@ gindex_t BfsSolver::Impl::record_found(const lindex_t* ids, const gindex_t* pare
         for (std::size_t k = lo; k < hi; ++k) {
             const lindex_t i = ids[k];
             if (k < ahead_end) __builtin_prefetch(reached + ids[k + kRecordAhead], 1);
-            if (sum_degrees) sum += reached[i].parent_or_degree;
+            sum += reached[i].parent_or_degree;
             reached[i] = {level_plus1, keep_parent ? std::uint32_t(parent_of[k]) : kNoParent};
         }
     } else {
@@ -104,7 +104,7 @@ gindex_t BfsSolver::Impl::record_found(const lindex_t* ids, const gindex_t* pare
             }
             level[i] = depth + 1;
             if (keep_parent) parent[i] = parent_of[k];
-            if (sum_degrees) sum += deg[i];
+            sum += deg[i];
         }
     }
     return sum;
@@ -121,10 +121,10 @@ gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r, bool top_do
     } else {
         const gindex_t* parent_of = nx.values().data();
         const bool keep_parent = top_down || !recovers_parents_after();
-        // The new frontier's out-degree sum drives the next direction choice (after a
-        // bottom-up level the rule asks for the frontier's size only). Compact searches read
-        // each degree from the vertex's own `reached` entry, which is written here anyway.
-        const bool sum_degrees = top_down;
+        // The found vertices' out-degree sum drives the next direction choice (after a
+        // bottom-up level the rule asks for the frontier's size only) and adds up to the
+        // result's reached_degree_sum. Compact searches read each degree from the vertex's
+        // own `reached` entry, which is written here anyway.
         // Parallel over the found vertices, one thread per kRecordPerThread of them; ids
         // ascend, so threads touch disjoint ranges of the per-vertex arrays, and each sets
         // the visited bits of its own range too, so that the same thread writes the lines of
@@ -133,15 +133,14 @@ gindex_t BfsSolver::Impl::record_level(gindex_t depth, BfsResult& r, bool top_do
             kernels::detail::threads_per_share(kernels::ParallelPolicy{}, found, kRecordPerThread);
         if (threads == 1) {
             // No parallel region: see kernels::detail::run_parts.
-            degree_sum = record_found(ni.data(), parent_of, 0, found, depth, r, keep_parent,
-                                      sum_degrees, false);
+            degree_sum = record_found(ni.data(), parent_of, 0, found, depth, r, keep_parent, false);
         } else {
 #pragma omp parallel for num_threads(threads) schedule(static, 1) reduction(+ : degree_sum)
             for (int t = 0; t < threads; ++t) {
                 degree_sum += record_found(ni.data(), parent_of,
                                            kernels::detail::part_begin(found, t, threads),
                                            kernels::detail::part_begin(found, t + 1, threads),
-                                           depth, r, keep_parent, sum_degrees, true);
+                                           depth, r, keep_parent, true);
             }
         }
     }

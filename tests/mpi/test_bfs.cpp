@@ -83,6 +83,13 @@ void check_graph(const std::shared_ptr<ProcessGrid>& grid, const EdgeList& e,
         gindex_t reached = 0;
         for (gindex_t l : ref.level) reached += l >= 0;
         ASSERT_EQ(r.reached, reached) << ctx;
+        // The out-degree sum the solver keeps as it records each level (the TEPS count).
+        const auto& deg = solver.local_degrees();
+        gindex_t degrees = 0;
+        for (std::size_t k = 0; k < r.level.size(); ++k) degrees += r.level[k] >= 0 ? deg[k] : 0;
+        ASSERT_EQ(r.reached_degree_sum,
+                  grid->world().allreduce(degrees, comm::ReduceOp::sum, "test"))
+            << ctx;
     }
 }
 

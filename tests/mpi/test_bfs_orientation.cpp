@@ -154,9 +154,11 @@ TEST(BfsOrientation, DirectedGraphByColumnReadsOneRanksEntriesOnEveryGrid) {
     std::vector<std::vector<gindex_t>> in_adj(std::size_t(g.n));
     for (std::size_t k = 0; k < g.src.size(); ++k)
         in_adj[std::size_t(g.dst[k])].push_back(g.src[k]);
+    std::vector<gindex_t> out_degree(std::size_t(g.n), 0);
     for (auto& l : in_adj) {
         std::sort(l.begin(), l.end());
         l.erase(std::unique(l.begin(), l.end()), l.end());
+        for (gindex_t u : l) ++out_degree[std::size_t(u)];
     }
     for (auto& grid : all_grids()) {
         std::vector<gindex_t> ms, md;
@@ -191,6 +193,10 @@ TEST(BfsOrientation, DirectedGraphByColumnReadsOneRanksEntriesOnEveryGrid) {
                         << ctx << ": vertices with a wrong level or parent";
                     const BfsValidation v = validate_bfs(a, r, layout);
                     EXPECT_TRUE(v.ok()) << ctx << ": " << v.summary();
+                    gindex_t degrees = 0;  // the TEPS count: out-degrees of the reached vertices
+                    for (std::size_t u = 0; u < out_degree.size(); ++u)
+                        degrees += ref.level[u] >= 0 ? out_degree[u] : 0;
+                    EXPECT_EQ(r.reached_degree_sum, degrees) << ctx;
                     if (parents != ParentMode::min) continue;
                     int bottom_up_levels = 0;
                     for (const BfsLevelStats& st : r.levels) {

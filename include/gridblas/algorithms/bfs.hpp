@@ -129,6 +129,11 @@ struct BfsResult {
     std::vector<gindex_t> level;
     gindex_t source = 0;
     gindex_t reached = 0;  ///< vertices reached, all ranks
+    /// The out-degrees of the reached vertices summed over all ranks (out-degree in the graph
+    /// searched, as BfsSolver::local_degrees() gives it): the Graph500 TEPS count for a
+    /// directed graph, twice it for an undirected one. Counted as the levels record their
+    /// vertices, so no pass over the result is needed; -1 where a solver did not count it.
+    gindex_t reached_degree_sum = -1;
     int depth = 0;         ///< number of levels expanded
     double seconds = 0.0;  ///< wall time of the search (max over ranks)
     std::vector<BfsLevelStats> levels;

@@ -412,6 +412,7 @@ public:
         result.level = gpu_result_.level;
         result.source = root;
         result.reached = gpu_result_.reached;
+        result.reached_degree_sum = -1;  // not counted: component_edges() makes the pass
         result.depth = gpu_result_.depth;
         result.seconds = gpu_result_.seconds;
         result.levels = gpu_result_.levels;

@@ -73,9 +73,10 @@ struct BfsSolver::Impl {
     /// Levels and parents as the levels record them: 8 bytes a vertex in one array, where
     /// the result keeps two arrays of 8 bytes, so a vertex found costs one cache line instead
     /// of two (on a road network or mesh each vertex of a level lies on its own lines). While
-    /// a vertex is unreached its entry holds its out-degree, which a top-down level adds to
-    /// the next frontier's edge count as it records the vertex: the line it writes anyway,
-    /// not a line of the degree array besides. They are written out to the result in one
+    /// a vertex is unreached its entry holds its out-degree, which the level that finds it
+    /// adds to its degree sum (the next frontier's edge count, and the result's
+    /// reached_degree_sum) as it records the vertex: the line it writes anyway, not a line of
+    /// the degree array besides. They are written out to the result in one
     /// sequential pass when the search is over. Used when every vertex id fits in 32 bits
     /// (`compact`; a degree then fits too); otherwise the levels write the result directly.
     struct Reached {

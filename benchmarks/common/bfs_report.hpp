@@ -177,10 +177,13 @@ inline void print_mode_comparison(const Searches& s, const std::vector<Statistic
                     st[m].time.mean / st[0].time.mean, r.median, r.firstquartile, r.thirdquartile,
                     mean_of(s.modes[m].wire_bytes));
     }
-    std::printf("parent_modes_agree: %s\n",
-                s.disagreements
-                    ? ("no, " + std::to_string(s.disagreements) + " vertex results differ").c_str()
-                    : "yes (levels; parents of min and after)");
+    if (s.disagreements) {
+        std::printf("parent_modes_agree: no, %llu vertex results differ\n",
+                    (unsigned long long)s.disagreements);
+    } else {
+        std::printf("parent_modes_agree: yes (levels%s)\n",
+                    s.parents_compared ? "; parents of min and after" : "");
+    }
 }
 
 }  // namespace gridblas::bench

@@ -112,8 +112,8 @@ struct ModeSearches {
 /// --no-validate; with several parent modes, each key is searched in every mode.
 struct Searches {
     std::vector<ModeSearches> modes;  // in the order of --parents
-    /// Vertices whose level differs from the first mode's, or whose parent differs between
-    /// modes `min` and `after` (the same tree by definition), summed over the keys.
+    /// Vertices whose level differs from the first mode's, plus those whose parent differs
+    /// between modes `min` and `after` (the same tree by definition), summed over the keys.
     std::uint64_t disagreements = 0;
     bool parents_compared = false;  // both min and after ran
     double download_seconds = 0;    // summed over the timed searches (single-GPU engine only)
@@ -126,12 +126,12 @@ struct Searches {
     }
 };
 
-/// Vertices of this rank where `b` disagrees with `a`: in level, and in parent when `parents`.
+/// Vertices of this rank where `b` disagrees with `a`: in parent when `parents`, else in level.
 inline std::uint64_t count_disagreements(const BfsResult& a, const BfsResult& b, bool parents) {
+    const std::vector<gindex_t>& x = parents ? a.parent : a.level;
+    const std::vector<gindex_t>& y = parents ? b.parent : b.level;
     std::uint64_t d = 0;
-    for (std::size_t k = 0; k < a.level.size(); ++k) {
-        d += a.level[k] != b.level[k] || (parents && a.parent[k] != b.parent[k]);
-    }
+    for (std::size_t k = 0; k < x.size(); ++k) d += x[k] != y[k];
     return d;
 }
 

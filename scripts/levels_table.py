@@ -3,33 +3,45 @@
 
     levels_table.py LOG_DIR ROUNDS COMMAND
 
-LOG_DIR holds gridblas.rK.txt (gridblas-bfs --levels: one row per level, times already
-averaged over its searches) and gapbs.rK.txt (GapBS bfs -l: per trial, one line per step:
+LOG_DIR holds gridblas.rK.txt (gridblas-bfs --levels: one row per level, with its mean and
+median time over the searches) and gapbs.rK.txt (GapBS bfs -l: per trial, one line per step:
 "td N t" / "bu N t" with N the vertices found and t seconds, "e t" / "c t" for its queue <->
 bitmap conversions, "i t" for its set-up) for K = 1..ROUNDS. A conversion is added to the
 level after it. Levels are matched by position; a level whose found count differs between
 the programs is flagged, since then they did not search alike.
+
+Both programs' means and medians over their searches are compared: a stall of the machine
+in one search moves the mean of a level, not the median. GapBS prints its times in steps
+of 10 us, so on levels of a few tens of microseconds its figures are coarse; such levels
+are marked.
 """
 
 import pathlib
 import re
+import statistics
 import sys
+
+# GapBS prints seconds with five decimals: a step of 10 us.
+GAPBS_STEP_MS = 0.01
 
 
 def gridblas_levels(text):
-    """[(dir, found, edges, ms)] from the --levels table."""
+    """[(dir, found, edges, mean ms, median ms)] from the --levels table."""
     rows = []
     for line in text.splitlines():
-        m = re.match(r"\s*(\d+)\s+(TD|BU)\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+\s+\d+\s+\d+\s+([\d.]+)", line)
+        m = re.match(r"\s*(\d+)\s+(TD|BU)\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+\s+\d+\s+\d+"
+                     r"\s+([\d.]+)\s+[\d.]+\s+([\d.]+)\s*$", line)
         if m:
-            rows.append((m.group(2).lower(), int(m.group(4)), int(m.group(5)), float(m.group(6))))
+            rows.append((m.group(2).lower(), int(m.group(4)), int(m.group(5)), float(m.group(6)),
+                         float(m.group(7))))
     if not rows:
         raise SystemExit("levels_table.py: no --levels table in a gridblas log")
     return rows
 
 
 def gapbs_levels(text):
-    """Mean over trials: [(dir, found, ms)], conversions folded into the next level."""
+    """Over trials: [(dir, found, mean ms, median ms)], conversions folded into the next
+    level."""
     trials, cur, pending = [], None, 0.0
     for line in text.splitlines():
         if line.startswith("Source:"):
@@ -50,8 +62,13 @@ def gapbs_levels(text):
     if not trials:
         raise SystemExit("levels_table.py: no per-level lines in a GapBS log (bfs -l)")
     depth = min(len(t) for t in trials)
-    return [(trials[0][k][0], trials[0][k][1], sum(t[k][2] for t in trials) / len(trials))
-            for k in range(depth)]
+    return [(trials[0][k][0], trials[0][k][1], sum(t[k][2] for t in trials) / len(trials),
+             statistics.median(t[k][2] for t in trials)) for k in range(depth)]
+
+
+def ratios(ours, theirs):
+    """"a / b / c": our value over theirs, round by round."""
+    return " / ".join(f"{a / b:.2f}" if b > 0 else "-" for a, b in zip(ours, theirs))
 
 
 def main():
@@ -61,23 +78,27 @@ def main():
     depth = min(min(len(o) for o in ours), min(len(t) for t in theirs))
     print("# BFS level by level against GapBS\n")
     print(f"Command: `{command}`\n")
-    print("Times are means per level (ms), one value per round; ratio = gridblas ÷ GapBS "
-          "(below 1: gridblas faster). Edges: those gridblas examined on the level.\n")
+    print("Times are means per level (ms) over each program's searches, one value per round; "
+          "ratio = gridblas ÷ GapBS (below 1: gridblas faster), of the means and of the medians "
+          "(the median is not moved by a stall in one search). Edges: those gridblas examined "
+          "on the level; edges per second from the means. A level marked * took GapBS under "
+          f"{5 * GAPBS_STEP_MS:.2f} ms, which it prints in steps of {GAPBS_STEP_MS:.2f} ms.\n")
     print("| level | dir (gridblas / GapBS) | found | edges | gridblas ms | GapBS ms | ratio |"
-          " gridblas Medges/s | GapBS Medges/s |")
-    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+          " ratio of medians | gridblas Medges/s | GapBS Medges/s |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for k in range(depth):
-        d, found, edges, _ = ours[0][k]
-        td, tfound, _ = theirs[0][k]
+        d, found, edges = ours[0][k][:3]
+        td, tfound = theirs[0][k][:2]
         mine = [o[k][3] for o in ours]
         gap = [t[k][2] for t in theirs]
+        coarse = " *" if min(t[k][3] for t in theirs) < 5 * GAPBS_STEP_MS else ""
         flag = "" if found == tfound else f" (GapBS: {tfound})"
-        ratio = " / ".join(f"{a / b:.2f}" if b > 0 else "-" for a, b in zip(mine, gap))
         rate = " / ".join(f"{edges / a / 1e3:.0f}" if a > 0 else "-" for a in mine)
         grate = " / ".join(f"{edges / b / 1e3:.0f}" if b > 0 else "-" for b in gap)
-        print(f"| {k} | {d.upper()} / {td.upper()} | {found}{flag} | {edges} | "
+        print(f"| {k}{coarse} | {d.upper()} / {td.upper()} | {found}{flag} | {edges} | "
               f"{' / '.join(f'{a:.3f}' for a in mine)} | {' / '.join(f'{b:.3f}' for b in gap)} | "
-              f"{ratio} | {rate} | {grate} |")
+              f"{ratios(mine, gap)} | {ratios([o[k][4] for o in ours], [t[k][3] for t in theirs])}"
+              f" | {rate} | {grate} |")
     total_ours = [sum(r[3] for r in o[:depth]) for o in ours]
     total_gap = [sum(r[2] for r in t[:depth]) for t in theirs]
     print(f"\nSum over levels: gridblas {' / '.join(f'{a:.2f}' for a in total_ours)} ms, GapBS "

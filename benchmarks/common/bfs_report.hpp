@@ -2,6 +2,7 @@
 // The per-search records and the report pieces of gridblas-bfs: the per-level table, the
 // Graph500 statistics blocks, the comparison of parent modes, and their JSON forms.
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <sstream>
@@ -24,27 +25,36 @@ struct Search {
     std::vector<BfsLevelStats> levels;
 };
 
-/// The per-level table of the first search; each level's time is the mean over the searches
-/// from the same root with the same levels (--root R --roots N), which only differ in time.
+/// The per-level table of the first search; each level's time is the mean (time_ms) and the
+/// median (median_ms) over the searches from the same root with the same levels (--root R
+/// --roots N), which only differ in time. The median is the steadier figure on a machine
+/// whose stalls hit a search now and then.
 inline void print_levels(const std::vector<Search>& runs) {
     const Search& first = runs.front();
-    std::printf("%5s %4s %12s %12s %14s %10s %12s %12s %10s %10s\n", "level", "dir", "frontier",
-                "discovered", "edges", "messages", "bytes_wire", "bytes_raw", "time_ms", "comm_ms");
+    std::printf("%5s %4s %12s %12s %14s %10s %12s %12s %10s %10s %10s\n", "level", "dir",
+                "frontier", "discovered", "edges", "messages", "bytes_wire", "bytes_raw", "time_ms",
+                "comm_ms", "median_ms");
+    std::vector<double> times;
     for (std::size_t k = 0; k < first.levels.size(); ++k) {
         const BfsLevelStats& l = first.levels[k];
         double sec = 0, comm = 0;
-        int same = 0;
+        times.clear();
         for (const Search& s : runs) {
             if (s.root != first.root || s.levels.size() != first.levels.size()) continue;
             sec += s.levels[k].seconds;
             comm += s.levels[k].comm_seconds;
-            ++same;
+            times.push_back(s.levels[k].seconds);
         }
-        std::printf("%5d %4s %12lld %12lld %14llu %10llu %12llu %12llu %10.3f %10.3f\n", l.level,
-                    l.bottom_up ? "BU" : "TD", (long long)l.frontier, (long long)l.discovered,
-                    (unsigned long long)l.edges_examined, (unsigned long long)l.messages,
-                    (unsigned long long)l.bytes_wire, (unsigned long long)l.bytes_raw,
-                    sec / same * 1e3, comm / same * 1e3);
+        const std::size_t same = times.size();  // at least the first search
+        std::sort(times.begin(), times.end());
+        const double median =
+            same % 2 == 1 ? times[same / 2] : (times[same / 2 - 1] + times[same / 2]) / 2;
+        std::printf("%5d %4s %12lld %12lld %14llu %10llu %12llu %12llu %10.3f %10.3f %10.3f\n",
+                    l.level, l.bottom_up ? "BU" : "TD", (long long)l.frontier,
+                    (long long)l.discovered, (unsigned long long)l.edges_examined,
+                    (unsigned long long)l.messages, (unsigned long long)l.bytes_wire,
+                    (unsigned long long)l.bytes_raw, sec / double(same) * 1e3,
+                    comm / double(same) * 1e3, median * 1e3);
     }
 }
 

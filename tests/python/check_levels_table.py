@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Checks gridblas-bfs --levels and scripts/levels_table.py (scripts/bench-levels.sh's table).
+
+    check_levels_table.py --driver GRIDBLAS_BFS --mpiexec MPIEXEC --script LEVELS_TABLE --work DIR
+
+1. gridblas-bfs searches one root several times on two ranks with --levels and --json; each
+   level's time_ms and median_ms in the table must be the mean and the median of that level's
+   seconds over the searches in the JSON record.
+2. levels_table.py is given that log and a GapBS `bfs -l` log written here, whose levels have
+   the same directions and counts and chosen times (one trial a "stall", so that means and
+   medians differ, and a queue-to-bitmap conversion before the first bottom-up level, which
+   must count in that level); its ratios of means and of medians must be those worked out
+   here, and the levels GapBS took under 0.05 ms must be marked.
+Exit status 0 when every check passes, 1 with the failures listed otherwise.
+"""
+
+import argparse
+import json
+import os
+import pathlib
+import re
+import statistics
+import subprocess
+import sys
+
+ROW = re.compile(r"\s*(\d+)\s+(TD|BU)\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+\s+\d+\s+\d+"
+                 r"\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s*$")
+
+# GapBS trial times (seconds) of every level but the first: a fast trial, a middling one and
+# a stall. Mean 4.333 ms, median 2 ms (plus the conversion where there is one).
+TRIALS = [0.00100, 0.00200, 0.01000]
+# The first level: coarse times, as GapBS prints a level of a few microseconds.
+FIRST_TRIALS = [0.00001, 0.00002, 0.00001]
+CONVERSION = 0.00050  # "e" before the first bottom-up level
+
+
+def close(a, b, ms_tol=0.0006, rel=0.01):
+    return abs(a - b) <= ms_tol + rel * abs(b)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--driver", required=True)
+    ap.add_argument("--mpiexec", required=True)
+    ap.add_argument("--script", required=True)
+    ap.add_argument("--work", required=True)
+    args = ap.parse_args()
+    work = pathlib.Path(args.work)
+    logs = work / "logs"
+    logs.mkdir(parents=True, exist_ok=True)
+    failures = []
+
+    run_json = work / "run.json"
+    cmd = [args.mpiexec, "-n", "2", "--oversubscribe", "--bind-to", "none", args.driver,
+           "--scale", "11", "--root", "3", "--roots", "7", "--threads", "1", "--levels", "--no-validate",
+           "--json", str(run_json)]
+    out = subprocess.run(cmd, capture_output=True, text=True, env=os.environ)
+    if out.returncode != 0:
+        print(out.stdout + out.stderr)
+        print(f"check_levels_table: {' '.join(cmd)} exited with {out.returncode}")
+        return 1
+    (logs / "gridblas.r1.txt").write_text(out.stdout)
+    rows = [m.groups() for m in map(ROW.match, out.stdout.splitlines()) if m]
+    if len(rows) < 3:
+        print(out.stdout)
+        print("check_levels_table: no --levels table of three or more levels")
+        return 1
+
+    # 1. The table's mean and median against the JSON record of every search.
+    searches = json.loads(run_json.read_text())["searches"]
+    if len(searches) != 7:
+        failures.append(f"{len(searches)} searches in the JSON record, expected 7")
+    for level, d, _, _, _, mean_ms, _, median_ms in rows:
+        k = int(level)
+        times = [s["levels"][k]["seconds"] * 1e3 for s in searches]
+        if not close(float(mean_ms), statistics.mean(times)):
+            failures.append(f"level {k}: time_ms {mean_ms}, mean of the searches "
+                            f"{statistics.mean(times):.4f}")
+        if not close(float(median_ms), statistics.median(times)):
+            failures.append(f"level {k}: median_ms {median_ms}, median of the searches "
+                            f"{statistics.median(times):.4f}")
+
+    # 2. levels_table.py against a GapBS log with the same levels and chosen times.
+    first_bu = next((k for k, r in enumerate(rows) if r[1] == "BU"), None)
+    gap = ["Graph has 2048 nodes and 1 undirected edges for degree: 1"]
+    for t in range(len(TRIALS)):
+        gap += ["Source:                    3", "    i                0.00100"]
+        for k, r in enumerate(rows):
+            if k == first_bu:
+                gap.append(f"    e                {CONVERSION:.5f}")
+            secs = FIRST_TRIALS[t] if k == 0 else TRIALS[t]
+            gap.append(f"   {r[1].lower()} {int(r[3]):>10d}     {secs:.5f}")
+        gap.append("Trial Time:          0.01500")
+    (logs / "gapbs.r1.txt").write_text("\n".join(gap) + "\n")
+    table = subprocess.run([sys.executable, args.script, str(logs), "1", "the command"],
+                           capture_output=True, text=True)
+    if table.returncode != 0:
+        print(table.stdout + table.stderr)
+        print("check_levels_table: levels_table.py failed")
+        return 1
+    lines = {}
+    for line in table.stdout.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        m = re.match(r"(\d+)( \*)?$", cells[0]) if len(cells) == 10 else None
+        if m:
+            lines[int(m.group(1))] = (m.group(2) is not None, cells)
+    if len(lines) != len(rows):
+        failures.append(f"levels_table.py printed {len(lines)} levels, expected {len(rows)}")
+    for k, r in enumerate(rows):
+        if k not in lines:
+            continue
+        marked, cells = lines[k]
+        trials = [(FIRST_TRIALS if k == 0 else TRIALS)[t] * 1e3 for t in range(len(TRIALS))]
+        if k == first_bu:
+            trials = [x + CONVERSION * 1e3 for x in trials]
+        gap_mean, gap_median = statistics.mean(trials), statistics.median(trials)
+        want_ratio = f"{float(r[5]) / gap_mean:.2f}"
+        want_median = f"{float(r[7]) / gap_median:.2f}" if gap_median > 0 else "-"
+        if cells[6] != want_ratio:
+            failures.append(f"level {k}: ratio {cells[6]}, expected {want_ratio}")
+        if cells[7] != want_median:
+            failures.append(f"level {k}: ratio of medians {cells[7]}, expected {want_median}")
+        if cells[5] != f"{gap_mean:.3f}":
+            failures.append(f"level {k}: GapBS mean {cells[5]}, expected {gap_mean:.3f}")
+        if marked != (gap_median < 0.05):
+            failures.append(f"level {k}: marked {marked}, GapBS median {gap_median:.3f} ms")
+        if cells[2] != r[3]:
+            failures.append(f"level {k}: found {cells[2]}, gridblas found {r[3]}")
+    if failures:
+        print(out.stdout)
+        print(table.stdout)
+        print("check_levels_table: FAILED\n  " + "\n  ".join(failures))
+        return 1
+    print(f"check_levels_table: {len(rows)} levels, means and medians agree "
+          f"(first bottom-up level: {first_bu})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

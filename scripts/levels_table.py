@@ -11,18 +11,15 @@ level after it. Levels are matched by position; a level whose found count differ
 the programs is flagged, since then they did not search alike.
 
 Both programs' means and medians over their searches are compared: a stall of the machine
-in one search moves the mean of a level, not the median. GapBS prints its times in steps
-of 10 us, so on levels of a few tens of microseconds its figures are coarse; such levels
-are marked.
+in one search moves the mean of a level, not the median. GapBS prints its times with five
+decimals, in steps of 10 us (bench-levels.sh widens its copy to seven); a level GapBS took
+in under five of its log's steps is marked, as its figures there are coarse.
 """
 
 import pathlib
 import re
 import statistics
 import sys
-
-# GapBS prints seconds with five decimals: a step of 10 us.
-GAPBS_STEP_MS = 0.01
 
 
 def gridblas_levels(text):
@@ -41,8 +38,8 @@ def gridblas_levels(text):
 
 def gapbs_levels(text):
     """Over trials: [(dir, found, mean ms, median ms)], conversions folded into the next
-    level."""
-    trials, cur, pending = [], None, 0.0
+    level; and the step of its printed times in ms (from the decimals of the first)."""
+    trials, cur, pending, step = [], None, 0.0, None
     for line in text.splitlines():
         if line.startswith("Source:"):
             cur, pending = [], 0.0
@@ -52,6 +49,8 @@ def gapbs_levels(text):
             continue
         m = re.match(r"\s*(td|bu)\s+(\d+)\s+([\d.eE+-]+)\s*$", line)
         if m:
+            if step is None and "." in m.group(3) and "e" not in m.group(3).lower():
+                step = 10.0 ** -len(m.group(3).split(".")[1]) * 1e3
             cur.append((m.group(1), int(m.group(2)), float(m.group(3)) * 1e3 + pending))
             pending = 0.0
             continue
@@ -63,7 +62,7 @@ def gapbs_levels(text):
         raise SystemExit("levels_table.py: no per-level lines in a GapBS log (bfs -l)")
     depth = min(len(t) for t in trials)
     return [(trials[0][k][0], trials[0][k][1], sum(t[k][2] for t in trials) / len(trials),
-             statistics.median(t[k][2] for t in trials)) for k in range(depth)]
+             statistics.median(t[k][2] for t in trials)) for k in range(depth)], step or 0.0
 
 
 def ratios(ours, theirs):
@@ -74,15 +73,17 @@ def ratios(ours, theirs):
 def main():
     logs, rounds, command = pathlib.Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
     ours = [gridblas_levels((logs / f"gridblas.r{r}.txt").read_text()) for r in range(1, rounds + 1)]
-    theirs = [gapbs_levels((logs / f"gapbs.r{r}.txt").read_text()) for r in range(1, rounds + 1)]
+    parsed = [gapbs_levels((logs / f"gapbs.r{r}.txt").read_text()) for r in range(1, rounds + 1)]
+    theirs = [p[0] for p in parsed]
+    step = max(p[1] for p in parsed)  # ms
     depth = min(min(len(o) for o in ours), min(len(t) for t in theirs))
     print("# BFS level by level against GapBS\n")
     print(f"Command: `{command}`\n")
     print("Times are means per level (ms) over each program's searches, one value per round; "
           "ratio = gridblas ÷ GapBS (below 1: gridblas faster), of the means and of the medians "
           "(the median is not moved by a stall in one search). Edges: those gridblas examined "
-          "on the level; edges per second from the means. A level marked * took GapBS under "
-          f"{5 * GAPBS_STEP_MS:.2f} ms, which it prints in steps of {GAPBS_STEP_MS:.2f} ms.\n")
+          "on the level; edges per second from the means. GapBS's log gives times in steps of "
+          f"{step * 1e3:g} us; a level marked * took it under five such steps.\n")
     print("| level | dir (gridblas / GapBS) | found | edges | gridblas ms | GapBS ms | ratio |"
           " ratio of medians | gridblas Medges/s | GapBS Medges/s |")
     print("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
@@ -91,7 +92,7 @@ def main():
         td, tfound = theirs[0][k][:2]
         mine = [o[k][3] for o in ours]
         gap = [t[k][2] for t in theirs]
-        coarse = " *" if min(t[k][3] for t in theirs) < 5 * GAPBS_STEP_MS else ""
+        coarse = " *" if min(t[k][3] for t in theirs) < 5 * step else ""
         flag = "" if found == tfound else f" (GapBS: {tfound})"
         rate = " / ".join(f"{edges / a / 1e3:.0f}" if a > 0 else "-" for a in mine)
         grate = " / ".join(f"{edges / b / 1e3:.0f}" if b > 0 else "-" for b in gap)

@@ -8,7 +8,8 @@
 // path off; and the insertion sort that path gives many short runs
 // of claims, on its own and through the kernel, both where it finishes and where it gives up,
 // and on threads one of which has no claims to sort; and the epilogue a call hands its result to
-// where its threads write it.
+// where its threads write it; and one workspace across masked calls that copy the mask into
+// the threads' bitmaps and calls that test it apart.
 
 #include <gtest/gtest.h>
 #include <omp.h>
@@ -293,6 +294,93 @@ TEST(KernelsClaim, SortedAndBitmapDrainsShareOneWorkspace) {
                     << " inputs starting at " << ids[0];
             }
         }
+}
+
+// One workspace across masked calls with many products per bitmap word (each thread's bitmap
+// starts as the mask's excluded outputs, kClaimMaskInBitmapProducts) and with few (the mask
+// tested apart), complemented and not, drained through the bitmaps and, when a call with the
+// mask in its bitmaps finds only a few dozen outputs, from the claim lists: every result is
+// the reference's, and the bitmaps and summaries are all zero between calls, so that a call
+// testing the mask apart meets no bit a call that copied it left behind.
+TEST(KernelsClaim, MaskInBitmapAndMaskApartShareOneWorkspace) {
+    const lindex_t n_out = lindex_t(1) << 22, n_in = 40;
+    Case k{n_out, n_in, {}, {}};
+    for (lindex_t i = 0; i < n_out; i += 7) {  // hub column 0: every 7th output
+        k.r.push_back(i);
+        k.c.push_back(0);
+    }
+    std::mt19937_64 rng(91);
+    for (lindex_t j = 1; j < n_in; ++j) {  // 12 outputs apart from the hub's each
+        std::set<lindex_t> rows;
+        while (rows.size() < 12)
+            rows.insert(lindex_t(rng() % (n_out / 7)) * 7 + 1 + lindex_t(rng() % 6));
+        for (lindex_t i : rows) {
+            k.r.push_back(i);
+            k.c.push_back(j);
+        }
+    }
+    const ValueArray<Pattern> va(k.r.size());
+    const auto dcsc = Dcsc<Pattern>::from_tuples(k.n_out, k.n_in, k.r, k.c, va);
+    const auto view = make_view(dcsc);
+    auto to_global = [](lindex_t j) { return std::int64_t(j) * 3 + 2; };
+    // Mask bits: `few` all but 20 of the hub's outputs (complemented: those 20 and the short
+    // columns' allowed), `half` a random half of the outputs (complemented and not).
+    const std::size_t words = bitmap_words(n_out);
+    std::vector<std::uint64_t> few(words, 0), half(words, 0);
+    for (lindex_t i = 0; i < n_out; i += 7) few[i >> 6] |= std::uint64_t(1) << (i & 63);
+    for (int q = 0; q < 20; ++q) {
+        const lindex_t i = lindex_t(rng() % (n_out / 7)) * 7;
+        few[i >> 6] &= ~(std::uint64_t(1) << (i & 63));
+    }
+    for (std::size_t w = 0; w < words; ++w) half[w] = rng();
+    struct Call {
+        std::vector<lindex_t> ids;
+        MaskView mask;
+        const char* what;
+    };
+    const std::vector<Call> calls = {
+        {{0}, {half.data(), true}, "hub, half masked (mask in the bitmaps)"},
+        {{5}, {half.data(), true}, "short column, half masked (mask apart)"},
+        {{0}, {few.data(), true}, "hub, a few allowed (mask in the bitmaps, lists)"},
+        {{7}, {half.data(), false}, "short column, half allowed (mask apart)"},
+        {{0, 12}, {half.data(), false}, "hub, half allowed (mask in the bitmaps)"},
+        {{3, 11}, {few.data(), true}, "short columns, few masked (mask apart)"},
+        {{0, 5},
+         {few.data(), true},
+         "hub and a short column, a few allowed (mask in the "
+         "bitmaps, lists)"},
+    };
+    std::vector<Pairs> expect;
+    for (const Call& c : calls) {
+        expect.push_back(reference_min(k, chosen_of(n_in, c.ids), to_global,
+                                       [&](lindex_t i) { return c.mask.allows(i); }));
+    }
+    // Few enough outputs to be drained from the lists (at most a thirty-second of the summary
+    // words, 1,024 here).
+    ASSERT_LE(expect[2].size(), 32u);
+    ASSERT_LE(expect[6].size(), 32u);
+    ASSERT_GT(expect[0].size(), 1000u);
+    const ThreadsAtMost allow(5);
+    for (int threads : {1, 2, 3, 5}) {
+        ClaimWorkspace<std::int64_t> ws;
+        set_sorting(ws, 0);  // every call through the bitmaps
+        ws.policy.max_threads = threads;
+        ws.policy.min_parallel_work = threads == 1 ? ~std::size_t(0) : 1;
+        for (std::size_t q = 0; q < calls.size(); ++q) {
+            SparseVector<std::int64_t> y;
+            claim_min(view, calls[q].ids, to_global, calls[q].mask, y, ws);
+            EXPECT_EQ(pairs_of(y), expect[q]) << "threads " << threads << ": " << calls[q].what;
+            std::size_t stale = 0;
+            for (const auto& bits : ws.claimed)
+                stale += std::size_t(std::count_if(bits.begin(), bits.end(),
+                                                   [](std::uint64_t b) { return b != 0; }));
+            for (const auto& bits : ws.summary)
+                stale += std::size_t(std::count_if(bits.begin(), bits.end(),
+                                                   [](std::uint64_t b) { return b != 0; }));
+            EXPECT_EQ(stale, 0u) << "threads " << threads << ": " << calls[q].what
+                                 << " left words set in the bitmaps or summaries";
+        }
+    }
 }
 
 // One workspace across calls of both slot widths (fewer and more than 2^16 inputs) and blocks of

@@ -8,10 +8,12 @@
 /// or sorting by output. The inputs ascend and each thread takes its slices of the products
 /// in ascending order, so the first product of a thread to reach an output carries that
 /// thread's smallest input for it. A thread therefore tests and sets one bit per product in a
-/// bitmap of its own (n / 8 bytes, which stays in a core's cache), and only its first claims
-/// go on to the output's slot, which holds the input's position in the call's input list: 2
-/// bytes when the call has fewer than 2^16 inputs (a BFS level expanding a few hundred hubs),
-/// so that a thread's slots for 2^20 outputs fit in a core's L2 cache, and 4 bytes otherwise.
+/// bitmap of its own (n / 8 bytes, which stays in a core's cache; a masked call of many
+/// products starts it as the mask's excluded outputs, so that a product tests one bit, not
+/// two), and only its first claims go on to the output's slot, which holds the input's
+/// position in the call's input list: 2 bytes when the call has fewer than 2^16 inputs (a BFS
+/// level expanding a few hundred hubs), so that a thread's slots for 2^20 outputs fit in a
+/// core's L2 cache, and 4 bytes otherwise.
 /// A thread stores plainly into slots of its own when at most four threads claim (each thread
 /// then takes one contiguous run of the products, so the first thread in input order to claim
 /// an output holds its smallest input, and the drain reads that thread's slot); with more
@@ -72,6 +74,13 @@ inline constexpr std::size_t kSlotsAhead = 16;
 /// input order, that claimed it.
 inline constexpr int kMaxPrivateSlotThreads = 4;
 
+/// A masked call whose products number at least this many times its threads' bitmap words
+/// starts each thread's bitmap as a copy of the outputs the mask excludes (and zeroes it
+/// again after the drain), so that a product's claim test is one bitmap load instead of two
+/// (the mask's bit and the thread's): the copy and the clearing cost about a word's worth
+/// of work per word, a load saved per product repays them from one product per word.
+inline constexpr offset_t kClaimMaskInBitmapProducts = 1;
+
 /// Inputs per unit of the policy's work in spmspv_claim()'s plan: finding an input's column
 /// is a cache miss or two, worth several products.
 inline constexpr std::size_t kClaimPlanWork = 8;
@@ -111,13 +120,16 @@ const Slot* first_claim(std::span<Slot* const> slot_of, const std::uint64_t* min
 /// found plus n / 4096 summary words per claiming thread, whether the output is dense (a
 /// BFS's largest level) or a few hundred vertices (each level of a high-diameter graph). Both
 /// levels are left all zero. Several threads each take a range of summary words: a first pass
-/// merges the threads' words and counts, the second writes out.
-template <class Y, class Slot, class ValueOf>
+/// merges the threads' words and counts, the second writes out. A claimed bit of word w is
+/// one of `claimed_of(bits, w)`, the thread's bitmap word `bits` less what the call started it
+/// with (kClaimMaskInBitmapProducts); `clear_all`: every word of the bitmaps is zeroed, not only
+/// those holding claims (which each drain thread does for its range of words).
+template <class Y, class Slot, class ValueOf, class ClaimedOf>
 void drain_best(Slot* best, lindex_t n, ValueOf value_of, SparseVector<Y>& y,
                 std::span<std::vector<std::uint64_t>> claimed,
                 std::span<std::vector<std::uint64_t>> summary, std::vector<std::uint64_t>& occupied,
                 std::vector<std::uint64_t>& occupied_summary, std::vector<std::size_t>& counts,
-                int threads, std::span<Slot* const> slot_of) {
+                int threads, std::span<Slot* const> slot_of, ClaimedOf claimed_of, bool clear_all) {
     constexpr Slot none = kNoSlot<Slot>;
     const std::size_t words = bitmap_words(n);
     const std::size_t sums = bitmap_words(lindex_t(words));
@@ -139,7 +151,7 @@ void drain_best(Slot* best, lindex_t n, ValueOf value_of, SparseVector<Y>& y,
             for (; m != 0; m &= m - 1) {
                 const std::size_t w = sw * 64 + std::size_t(std::countr_zero(m));
                 std::uint64_t v = 0;
-                for (std::vector<std::uint64_t>& bits : claimed) v |= bits[w];
+                for (std::vector<std::uint64_t>& bits : claimed) v |= claimed_of(bits[w], w);
                 occ[w] = v;
                 c += std::size_t(std::popcount(v));
             }
@@ -164,7 +176,7 @@ void drain_best(Slot* best, lindex_t n, ValueOf value_of, SparseVector<Y>& y,
                 // claiming threads kept private slots); then the words are cleared.
                 std::uint64_t mine[kMaxPrivateSlotThreads] = {};
                 for (std::size_t t = 0; t < claimed.size(); ++t) {
-                    if (t < slot_of.size()) mine[t] = claimed[t][w];
+                    if (t < slot_of.size()) mine[t] = claimed_of(claimed[t][w], w);
                     claimed[t][w] = 0;
                 }
                 for (std::uint64_t v = occ[w]; v != 0; v &= v - 1) {
@@ -174,6 +186,13 @@ void drain_best(Slot* best, lindex_t n, ValueOf value_of, SparseVector<Y>& y,
                     yv[o++] = value_of(first_claim(slot_of, mine, b)[i]);
                     best[i] = none;
                 }
+            }
+        }
+        if (clear_all) {
+            const std::size_t lo = std::min(words, part_begin(sums, t, threads) * 64);
+            const std::size_t hi = std::min(words, part_begin(sums, t + 1, threads) * 64);
+            for (std::vector<std::uint64_t>& bits : claimed) {
+                std::fill(bits.begin() + std::ptrdiff_t(lo), bits.begin() + std::ptrdiff_t(hi), 0);
             }
         }
     });
@@ -246,12 +265,23 @@ void claim_into_slots(const CompressedView<A>& a, std::span<const lindex_t> ids,
     // thread's products come in ascending input order (which a dynamic schedule does in
     // practice but OpenMP does not promise).
     std::atomic<std::size_t> next_slice{0};
-    with_mask(mask, [&](auto allow) {
+    // A call of many products per bitmap word starts each thread's bitmap with the outputs
+    // the mask excludes set, and tests only that bitmap (kClaimMaskInBitmapProducts); its
+    // claims are then the bits the mask allows.
+    const bool mask_in_bitmap = !mask.allows_all() && flops >= offset_t(words) * offset_t(threads) *
+                                                                   kClaimMaskInBitmapProducts;
+    const auto claimed_of = [&mask, n, mask_in_bitmap](std::uint64_t bits, std::size_t w) {
+        return mask_in_bitmap ? bits & mask.word(w, n) : bits;
+    };
+    const auto claim = [&](auto allow) {
         run_parts(threads, [&](int worker) {
             const std::size_t me = std::size_t(worker);
             std::vector<lindex_t>& mine = ws.lists[me];
             std::uint64_t* my_bits = ws.claimed[me].data();
             std::uint64_t* my_summary = ws.summary[me].data();
+            if (mask_in_bitmap) {
+                for (std::size_t w = 0; w < words; ++w) my_bits[w] = ~mask.word(w, n);
+            }
             // This slice's first claims: outputs, and the positions of their inputs.
             lindex_t take_i[kClaimSlice];
             Slot take_k[kClaimSlice];
@@ -346,7 +376,12 @@ void claim_into_slots(const CompressedView<A>& a, std::span<const lindex_t> ids,
                 }
             }
         });
-    });
+    };
+    if (mask_in_bitmap) {
+        claim(AllowAll{});
+    } else {
+        with_mask(mask, claim);
+    }
     std::size_t found = 0;
     for (int t = 0; t < threads; ++t) found += ws.lists[std::size_t(t)].size();
     // The drain visits the words holding claims (through the summaries), unless so few
@@ -355,7 +390,8 @@ void claim_into_slots(const CompressedView<A>& a, std::span<const lindex_t> ids,
         auto drain = [&](auto value_of) {
             drain_best(best, n, value_of, y, std::span(ws.claimed.data(), std::size_t(threads)),
                        std::span(ws.summary.data(), std::size_t(threads)), ws.occupied,
-                       ws.occupied_summary, ws.counts, threads_for(ws.policy, found * 4), slot_of);
+                       ws.occupied_summary, ws.counts, threads_for(ws.policy, found * 4), slot_of,
+                       claimed_of, mask_in_bitmap);
         };
         if (inputs > found) {
             drain([&](Slot k) { return Y(to_global(ids[k])); });
@@ -381,15 +417,19 @@ void claim_into_slots(const CompressedView<A>& a, std::span<const lindex_t> ids,
     for (std::size_t q = 0; q < yi.size(); ++q) {
         const lindex_t i = yi[q];
         std::uint64_t mine[kMaxPrivateSlotThreads] = {};
-        for (std::size_t t = 0; t < slot_of.size(); ++t) mine[t] = ws.claimed[t][i >> 6];
+        for (std::size_t t = 0; t < slot_of.size(); ++t) {
+            mine[t] = claimed_of(ws.claimed[t][i >> 6], i >> 6);
+        }
         yv[q] = Y(to_global(ids[first_claim(slot_of, mine, unsigned(i & 63))[i]]));
         best[i] = none;
     }
-    // Every bit set in a thread's bitmap (or its summary) is an output of yi, so each word
-    // holding one of them can be zeroed whole.
+    // Every claim bit in a thread's bitmap (or its summary) is an output of yi, so each word
+    // holding one of them can be zeroed whole; bitmaps that started with the mask's bits are
+    // zeroed everywhere.
     for (int t = 0; t < threads; ++t) {
         std::uint64_t* b = ws.claimed[std::size_t(t)].data();
         std::uint64_t* sb = ws.summary[std::size_t(t)].data();
+        if (mask_in_bitmap) std::fill(b, b + words, 0);
         for (lindex_t i : yi) {
             b[i >> 6] = 0;
             sb[i >> 12] = 0;

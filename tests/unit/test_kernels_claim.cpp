@@ -244,19 +244,16 @@ TEST(KernelsClaim, MatchesReferenceOnEveryView) {
     }
 }
 
-// One workspace across calls whose outputs are drained both ways: a few outputs (sorted from
-// the claim lists) must leave no claim behind in the threads' bitmaps or their summaries for
-// a following drain through them, and the reverse. The block is long (2^22 outputs) so that
-// a few dozen outputs are cheaper to sort than the summaries are to read.
-TEST(KernelsClaim, SortedAndBitmapDrainsShareOneWorkspace) {
-    const lindex_t n_out = lindex_t(1) << 22, n_in = 40;
+/// A long block: input 0 a hub reaching every 7th of the n_out outputs, each other input 12
+/// outputs apart from the hub's, drawn from `seed`.
+Case hub_and_short_columns(lindex_t n_out, lindex_t n_in, std::uint64_t seed) {
     Case k{n_out, n_in, {}, {}};
-    for (lindex_t i = 0; i < n_out; i += 7) {  // hub column 0: every 7th output
+    for (lindex_t i = 0; i < n_out; i += 7) {
         k.r.push_back(i);
         k.c.push_back(0);
     }
-    std::mt19937_64 rng(77);
-    for (lindex_t j = 1; j < n_in; ++j) {  // 12 outputs apart from the hub's each
+    std::mt19937_64 rng(seed);
+    for (lindex_t j = 1; j < n_in; ++j) {
         std::set<lindex_t> rows;
         while (rows.size() < 12)
             rows.insert(lindex_t(rng() % (n_out / 7)) * 7 + 1 + lindex_t(rng() % 6));
@@ -265,6 +262,16 @@ TEST(KernelsClaim, SortedAndBitmapDrainsShareOneWorkspace) {
             k.c.push_back(j);
         }
     }
+    return k;
+}
+
+// One workspace across calls whose outputs are drained both ways: a few outputs (sorted from
+// the claim lists) must leave no claim behind in the threads' bitmaps or their summaries for
+// a following drain through them, and the reverse. The block is long (2^22 outputs) so that
+// a few dozen outputs are cheaper to sort than the summaries are to read.
+TEST(KernelsClaim, SortedAndBitmapDrainsShareOneWorkspace) {
+    const lindex_t n_out = lindex_t(1) << 22, n_in = 40;
+    const Case k = hub_and_short_columns(n_out, n_in, 77);
     const ValueArray<Pattern> va(k.r.size());
     const auto dcsc = Dcsc<Pattern>::from_tuples(k.n_out, k.n_in, k.r, k.c, va);
     const auto view = make_view(dcsc);
@@ -304,21 +311,8 @@ TEST(KernelsClaim, SortedAndBitmapDrainsShareOneWorkspace) {
 // testing the mask apart meets no bit a call that copied it left behind.
 TEST(KernelsClaim, MaskInBitmapAndMaskApartShareOneWorkspace) {
     const lindex_t n_out = lindex_t(1) << 22, n_in = 40;
-    Case k{n_out, n_in, {}, {}};
-    for (lindex_t i = 0; i < n_out; i += 7) {  // hub column 0: every 7th output
-        k.r.push_back(i);
-        k.c.push_back(0);
-    }
-    std::mt19937_64 rng(91);
-    for (lindex_t j = 1; j < n_in; ++j) {  // 12 outputs apart from the hub's each
-        std::set<lindex_t> rows;
-        while (rows.size() < 12)
-            rows.insert(lindex_t(rng() % (n_out / 7)) * 7 + 1 + lindex_t(rng() % 6));
-        for (lindex_t i : rows) {
-            k.r.push_back(i);
-            k.c.push_back(j);
-        }
-    }
+    const Case k = hub_and_short_columns(n_out, n_in, 91);
+    std::mt19937_64 rng(92);
     const ValueArray<Pattern> va(k.r.size());
     const auto dcsc = Dcsc<Pattern>::from_tuples(k.n_out, k.n_in, k.r, k.c, va);
     const auto view = make_view(dcsc);

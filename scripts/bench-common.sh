@@ -44,3 +44,29 @@ bench_thp_note() {
     [[ ${GRIDBLAS_HUGE_PAGES:-1} == 0 ]] && ours="gridblas was told not to ask (GRIDBLAS_HUGE_PAGES=0)"
     echo "Transparent huge pages: mode $mode; $ours, the peers get them only in mode always"
 }
+
+# bench_placement_args PLACEMENT P DIR : mpirun options placing P ranks. PLACEMENT `os`: none
+# (--bind-to none, the kernel places them); `rows`: a rankfile (written in DIR) binding rank r
+# to cores floor(r*c/P) .. floor((r+1)*c/P)-1 (at least one; c = the machine's cores), so that
+# where ranks outnumber cores the consecutive ranks of a grid row share a core, OMP_PROC_BIND
+# and OMP_PLACES passed on, and Open MPI's yielding waits where ranks outnumber cores.
+bench_placement_args() {
+    local placement=$1 p=$2 dir=$3
+    if [[ $placement == os ]]; then
+        echo --bind-to none
+        return
+    fi
+    local c rf r lo hi
+    c=$(nproc)
+    rf="$dir/rankfile-np$p"
+    : > "$rf"
+    for ((r = 0; r < p; r++)); do
+        lo=$((r * c / p))
+        hi=$(((r + 1) * c / p - 1))
+        ((hi < lo)) && hi=$lo
+        echo "rank $r=$(hostname) slot=$lo-$hi" >> "$rf"
+    done
+    echo --rankfile "$rf" -x OMP_PROC_BIND -x OMP_PLACES
+    ((p > c)) && echo --mca mpi_yield_when_idle 1
+    return 0
+}

@@ -125,29 +125,6 @@ fi
 
 file=$(bench_kron_file "$bin/gridblas-kron" "$scale" "$out/logs/kron.txt")
 
-# mpirun options placing P ranks (see --placement): none for `os`; for `rows` a rankfile
-# binding rank r to cores floor(r*c/P) .. floor((r+1)*c/P)-1 (at least one), and Open MPI's
-# yielding waits where ranks outnumber cores.
-placement_args() {
-    local p=$1
-    if [[ $placement == os ]]; then
-        echo --bind-to none
-        return
-    fi
-    local c rf r lo hi
-    c=$(nproc)
-    rf="$out/logs/rankfile-np$p"
-    : > "$rf"
-    for ((r = 0; r < p; r++)); do
-        lo=$((r * c / p))
-        hi=$(((r + 1) * c / p - 1))
-        ((hi < lo)) && hi=$lo
-        echo "rank $r=$(hostname) slot=$lo-$hi" >> "$rf"
-    done
-    echo --rankfile "$rf" -x OMP_PROC_BIND -x OMP_PLACES
-    ((p > c)) && echo --mca mpi_yield_when_idle 1
-    return 0
-}
 if [[ $placement == rows ]]; then
     export OMP_PROC_BIND=close OMP_PLACES=cores
 fi
@@ -184,8 +161,9 @@ for round in $(seq 1 "$rounds"); do
         threads=1
         [[ $p -eq 1 ]] && threads=2
         # shellcheck disable=SC2046 # (one option or value per word)
-        run "$name" mpirun -np "$p" $(placement_args "$p") "$bin/gridblas-bfs" --file "$file" \
-            --threads "$threads" --roots "$nroots" --no-validate "${grid_args[@]}"
+        run "$name" mpirun -np "$p" $(bench_placement_args "$placement" "$p" "$out/logs") \
+            "$bin/gridblas-bfs" --file "$file" --threads "$threads" --roots "$nroots" \
+            --no-validate "${grid_args[@]}"
     done
     if [[ -n $gapbs ]]; then
         OMP_NUM_THREADS=2 run gapbs "$gapbs" -f "$file" -s -n "$nroots"
@@ -209,8 +187,9 @@ for round in $(seq 1 "$rounds"); do
             # (Placed like gridblas: with OMP_PROC_BIND set, an unbound process would bind its
             # one thread to the first core, every rank alike.)
             # shellcheck disable=SC2046 # (one option or value per word)
-            OMP_NUM_THREADS=$threads run "combblas-np$p" mpirun -np "$p" $(placement_args "$p") \
-                -x OMP_NUM_THREADS /usr/bin/time -f "peak_rss_kb: %M" "$combblas" "$scale"
+            OMP_NUM_THREADS=$threads run "combblas-np$p" mpirun -np "$p" \
+                $(bench_placement_args "$placement" "$p" "$out/logs") -x OMP_NUM_THREADS \
+                /usr/bin/time -f "peak_rss_kb: %M" "$combblas" "$scale"
         done
     fi
 done

@@ -87,6 +87,10 @@ Execution:
   --comm C             auto | mpi | butterfly | ring (default auto)
   --fanout K           butterfly radix (default 2)
   --wire W             auto | raw | delta | bitmap (default auto)
+  --calibrate          measure the latency and bandwidth (alpha, beta) of the grid's
+                       communicators (all ranks, grid row, grid column) before the run,
+                       for the cost model behind --comm auto and the wire formats,
+                       instead of its defaults (2 us, 10 GB/s); the values are printed
   --local-format F     dcsc | csr (default dcsc)
   --layout L           auto | row | column: store edge u -> v at (u, v) or at (v, u);
                        auto (default) stores a directed graph by column on a cpu grid of
@@ -204,7 +208,8 @@ struct Config {
     BfsOptions bo;                         // bo.parents: the first of parent_modes
     std::vector<ParentMode> parent_modes;  // --parents, in the order given
     comm::Options co;
-    GraphOptions go;  // go.symmetrize for a file is settled by read_graph_options()
+    bool calibrate = false;  // --calibrate: measure alpha and beta on the grid's communicators
+    GraphOptions go;         // go.symmetrize for a file is settled by read_graph_options()
     std::string backend = "cpu";
     bool cuda_dist = false;
     int pr = 0, pc = 0;       // 0: the most square grid
@@ -249,6 +254,7 @@ Config parse_config(const bench::Cli& cli) {
     c.co.backend = comm::parse_backend(cli.str("comm", "auto"));
     c.co.wire = comm::parse_wire_format(cli.str("wire", "auto"));
     c.co.fanout = int(cli.integer("fanout", 2, 2, 1024));
+    c.calibrate = cli.has("calibrate");
     c.go.format = parse_local_format(cli.str("local-format", "dcsc"));
     c.go.symmetrize = !c.directed;
     c.go.relabel = cli.has("relabel");
@@ -285,6 +291,13 @@ bool single_gpu(const Config& c, const ProcessGrid& grid) {
 /// The grid of the run, on the execution backend --backend asks for.
 std::shared_ptr<ProcessGrid> make_grid(const Config& c) {
     auto grid = ProcessGrid::create(MPI_COMM_WORLD, c.pr, c.pc, c.co);
+    if (c.calibrate) {
+        // Each communicator measures its own links: on a cluster a grid row may stay within
+        // a node while a grid column crosses the network.
+        grid->world().calibrate();
+        grid->row().calibrate();
+        grid->col().calibrate();
+    }
     if (c.backend == "cuda" && !single_gpu(c, *grid)) grid->set_exec_backend(ExecBackend::cuda);
     if (single_gpu(c, *grid) && !cuda_available()) {
         throw CudaError("--backend cuda: " + cuda_unavailable_reason());
@@ -526,6 +539,15 @@ void print_report(const Config& c, const ProcessGrid& grid, const GraphSummary& 
     std::printf("graph_generation: %.6g\nnum_mpi_processes: %d\ngrid: %dx%d\nthreads: %d\n",
                 g.construction_seconds, grid.size(), grid.pr(), grid.pc(), omp_get_max_threads());
     std::printf("edge_layout: %s\n", to_string(c.bo.edges).c_str());
+    const auto model = [](const char* name, const comm::Communicator& k) {
+        std::printf(" %s alpha %.3g s beta %.3g s/B;", name, k.options().alpha_s,
+                    k.options().beta_s);
+    };
+    std::printf("comm_model (%s):", c.calibrate ? "calibrated" : "defaults");
+    model("world", grid.world());
+    model("row", grid.row());
+    model("col", grid.col());
+    std::printf("\n");
     std::printf("construction_time: %.6g\n", g.construction_seconds);
     std::printf("vertices: %lld\nstored_entries: %lld\n", (long long)g.vertices,
                 (long long)g.stored_entries);
@@ -587,7 +609,16 @@ void write_json(const Config& c, ProcessGrid& grid, const GraphSummary& g,
       << comm::to_string(c.co.backend) << "\",\"backend\":\"" << c.backend
       << "\",\"fanout\":" << c.co.fanout << ",\"wire\":\"" << comm::to_string(c.co.wire)
       << "\",\"local_format\":\"" << to_string(c.go.format) << "\",\"edge_layout\":\""
-      << to_string(c.bo.edges) << "\"},\"construction_seconds\":" << g.construction_seconds
+      << to_string(c.bo.edges)
+      << "\"},\"comm_model\":{\"calibrated\":" << (c.calibrate ? "true" : "false");
+    const auto model = [&j](const char* name, const comm::Communicator& k) {
+        j << ",\"" << name << "\":{\"alpha_s\":" << k.options().alpha_s
+          << ",\"beta_s\":" << k.options().beta_s << '}';
+    };
+    model("world", grid.world());
+    model("row", grid.row());
+    model("col", grid.col());
+    j << "},\"construction_seconds\":" << g.construction_seconds
       << ",\"validated\":" << (c.validate ? "true" : "false")
       << ",\"validation_failures\":" << s.failures() << ",\"mean_gpu_download_seconds\":"
       << (s.modes[0].runs.empty() ? 0.0 : s.download_seconds / double(s.modes[0].runs.size()))
@@ -625,7 +656,8 @@ int run(int argc, char** argv, int world_rank) {
         {"scale", "edgefactor", "seed",    "file",         "roots",   "root",  "output",
          "json",  "grid",       "threads", "direction",    "alpha",   "beta",  "parents",
          "comm",  "fanout",     "wire",    "local-format", "backend", "layout"},
-        {"directed", "symmetrize", "relabel", "no-validate", "levels", "cuda-dist", "help"});
+        {"directed", "symmetrize", "relabel", "no-validate", "levels", "cuda-dist", "calibrate",
+         "help"});
     if (cli.has("help")) {
         if (world_rank == 0) std::fputs(kHelp, stdout);
         return 0;

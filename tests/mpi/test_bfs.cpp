@@ -323,6 +323,42 @@ TEST(Bfs, ValidatorCatchesPlantedErrors) {
     }
 }
 
+// The validator reads levels one byte each while the deepest is below 254 and in 8 bytes
+// beyond: paths on both sides of that bound validate, and planted errors are caught in both
+// widths (a planted level of 300 in a shallow search moves it to the wide one).
+TEST(Bfs, ValidatorLevelWidthsOnDeepAndShallowSearches) {
+    const int p = test::world_size();
+    for (gindex_t n : {254, 255, 256, 300}) {
+        for (auto& grid : all_grids()) {
+            std::vector<gindex_t> s, d;
+            for (gindex_t v = 0; v + 1 < n; ++v) {
+                if (int(v) % p == grid->rank()) s.push_back(v), d.push_back(v + 1);
+            }
+            auto a = graph_from_edges(grid, n, s, d);
+            BfsSolver solver(a);
+            const BfsResult good = solver.run(0);
+            ASSERT_EQ(good.depth, int(n)) << "path of " << n;
+            EXPECT_TRUE(validate_bfs(a, good).ok()) << "path of " << n;
+            // Vertex n/2 one level too deep: two levels below its parent.
+            BfsResult bad = good;
+            const gindex_t v = n / 2;
+            if (v >= bad.local_begin && v < bad.local_begin + gindex_t(bad.level.size())) {
+                bad.level[std::size_t(v - bad.local_begin)] += 1;
+            }
+            EXPECT_GT(validate_bfs(a, bad).bad_level, 0u) << "path of " << n;
+        }
+    }
+    for (auto& grid : all_grids()) {
+        auto a = read_graph_matrix_market(grid, kData + "/karate.mtx");
+        BfsResult r = BfsSolver(a).run(0);
+        if (33 >= r.local_begin && 33 < r.local_begin + gindex_t(r.level.size())) {
+            r.level[std::size_t(33 - r.local_begin)] = 300;
+        }
+        const BfsValidation v = validate_bfs(a, r);
+        EXPECT_GT(v.bad_level + v.edge_spans_levels, 0u);
+    }
+}
+
 TEST(Bfs, RelabelledGraphGivesResultsInCallerIds) {
     const EdgeList e = load("karate.mtx", true);
     for (auto& grid : all_grids()) {

@@ -14,6 +14,7 @@
 
 #include "bfs/bfs_impl.hpp"
 #include "bfs/levels_gather.hpp"
+#include "gridblas/kernels/cpu/view.hpp"
 
 namespace gridblas {
 
@@ -161,24 +162,45 @@ BfsValidation validate_levels_as(const DistMatrix<Pattern>& a, const BfsResult& 
         const auto* e = in_edges.csr().colind().data() + rp[v_outer + 1];
         return std::binary_search(b, e, u_inner);
     };
-    for (const ParentQuery& x : recv) {
-        if (!has_edge(x.v_outer, x.p_inner)) ++c[2];
+    // The rules below read shared arrays only; threads split the queries and the block's
+    // stored rows (or columns), and their counts are summed.
+    std::uint64_t not_edge = 0, bad_level = 0, missed = 0, spans = 0;
+    const std::ptrdiff_t nq = std::ptrdiff_t(recv.size());
+#pragma omp parallel for schedule(static) reduction(+ : not_edge, bad_level) if (nq > 16384)
+    for (std::ptrdiff_t t = 0; t < nq; ++t) {
+        const ParentQuery& x = recv[std::size_t(t)];
+        if (!has_edge(x.v_outer, x.p_inner)) ++not_edge;
         // Shifted: the parent's level + 1 (0: unreached), which must equal v's level.
         const gindex_t lp1 = gindex_t(level_inner[x.p_inner]);
-        if (lp1 == 0 || x.level_v != lp1) ++c[1];
+        if (lp1 == 0 || x.level_v != lp1) ++bad_level;
     }
     // Edge rules over this rank's block: the stored A(i, j) is the edge i -> j by row and
     // j -> i by column (levels shifted by one: 0 is unreached).
-    a.by_row().for_each([&](lindex_t i, lindex_t j, Pattern) {
-        const L lu = by_column ? level_col[j] : level_row[i];
-        if (lu == 0) return;
-        const L lv = by_column ? level_row[i] : level_col[j];
-        if (lv == 0) {
-            ++c[3];
-        } else if (lv > lu && gindex_t(lv) - gindex_t(lu) > 1) {
-            ++c[4];
+    const CompressedBlock<Pattern>& rows = a.by_row();
+    const kernels::CompressedView<Pattern> view = rows.format() == LocalFormat::csr
+                                                      ? kernels::make_view(rows.csr())
+                                                      : kernels::make_view(rows.dcsc());
+    const std::ptrdiff_t outers = std::ptrdiff_t(view.num_outer);
+#pragma omp parallel for schedule(dynamic, 1024) reduction(+ : missed, spans) \
+    if (view.nnz() > (std::size_t(1) << 16))
+    for (std::ptrdiff_t k = 0; k < outers; ++k) {
+        const lindex_t i = view.outer_id(std::size_t(k));
+        for (offset_t p = view.ptr[k]; p < view.ptr[k + 1]; ++p) {
+            const lindex_t j = view.inner[p];
+            const L lu = by_column ? level_col[j] : level_row[i];
+            if (lu == 0) continue;
+            const L lv = by_column ? level_row[i] : level_col[j];
+            if (lv == 0) {
+                ++missed;
+            } else if (lv > lu && gindex_t(lv) - gindex_t(lu) > 1) {
+                ++spans;
+            }
         }
-    });
+    }
+    c[1] += bad_level;
+    c[2] += not_edge;
+    c[3] += missed;
+    c[4] += spans;
     grid.world().allreduce(std::span<std::uint64_t>(c, 6), comm::ReduceOp::sum, "bfs-validate");
     out.bad_root = c[0];
     out.bad_level = c[1];

@@ -3,6 +3,7 @@
 // Graph500 validator catching each kind of planted error.
 
 #include <gtest/gtest.h>
+#include <omp.h>
 
 #include <cstdlib>
 #include <random>
@@ -11,6 +12,7 @@
 
 #include "dist_test_util.hpp"
 #include "gridblas/algorithms/bfs.hpp"
+#include "gridblas/matrix/generators.hpp"
 #include "gridblas/matrix/graph_builders.hpp"
 #include "gridblas/matrix/matrix_market.hpp"
 #include "reference/bfs_reference.hpp"
@@ -357,6 +359,51 @@ TEST(Bfs, ValidatorLevelWidthsOnDeepAndShallowSearches) {
         const BfsValidation v = validate_bfs(a, r);
         EXPECT_GT(v.bad_level + v.edge_spans_levels, 0u);
     }
+}
+
+// The validator's rules run on several threads from 16,384 parent queries and 65,536 stored
+// entries a rank: a scale-15 Kronecker search on two threads validates, and planted errors
+// (a wrong level, a missed vertex) are still counted.
+TEST(Bfs, ValidatorOnThreadsCatchesPlantedErrors) {
+    const int saved_threads = omp_get_max_threads();
+    omp_set_num_threads(2);
+    KroneckerParams kp;
+    kp.scale = 15;
+    for (auto& grid : all_grids()) {
+        const auto a = kronecker_graph(grid, kp);
+        BfsSolver solver(a);
+        const gindex_t root = 0;
+        const BfsResult good = solver.run(root);
+        ASSERT_GT(good.reached, 16384);
+        EXPECT_TRUE(validate_bfs(a, good).ok());
+        // Every reached vertex of this rank but the root one level deeper: each breaks the
+        // level rule, and their edges to the root's level break the edge rule.
+        BfsResult deeper = good;
+        std::uint64_t planted = 0;
+        for (std::size_t k = 0; k < deeper.level.size(); ++k) {
+            if (deeper.level[k] > 0 && deeper.local_begin + gindex_t(k) != root) {
+                deeper.level[k] += 1;
+                ++planted;
+            }
+        }
+        const std::uint64_t total = grid->world().allreduce(planted, comm::ReduceOp::sum, "test");
+        const BfsValidation v = validate_bfs(a, deeper);
+        EXPECT_GT(v.bad_level, 0u);
+        EXPECT_GT(v.edge_spans_levels, 0u);
+        EXPECT_LE(v.bad_level, total);
+        // Every reached vertex of rank 0's piece but the root unreached.
+        BfsResult missed = good;
+        if (grid->rank() == 0) {
+            for (std::size_t k = 0; k < missed.level.size(); ++k) {
+                if (missed.local_begin + gindex_t(k) != root) {
+                    missed.level[k] = -1;
+                    missed.parent[k] = -1;
+                }
+            }
+        }
+        EXPECT_GT(validate_bfs(a, missed).missed_vertex, 0u);
+    }
+    omp_set_num_threads(saved_threads);
 }
 
 TEST(Bfs, RelabelledGraphGivesResultsInCallerIds) {

@@ -3,8 +3,8 @@
 # 1,000-1,500 levels per search, all top-down), written once by scripts/grid_graph.py under
 # bench-results/graphs, searched by gridblas-bfs on one rank and by GapBS's `bfs -s` on the same
 # file with the same number of threads, one program after the other in each round. Such a
-# search measures the cost of a level rather than of an edge (see the README's "High-diameter
-# graphs").
+# search measures the cost of a level rather than of an edge (see "High-diameter graphs" in
+# benchmarks/RESULTS.md).
 #
 # The table: mean time per search of each program and thread count, by round, and gridblas'
 # time divided by GapBS's in the same round (< 1: faster than GapBS). Writes

@@ -26,7 +26,8 @@ def gridblas_levels(text):
     """[(dir, found, edges, mean ms, median ms)] from the --levels table."""
     rows = []
     for line in text.splitlines():
-        m = re.match(r"\s*(\d+)\s+(TD|BU)\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+\s+\d+\s+\d+"
+        # (edges_max_rank, the fourth count after edges, is absent from older logs)
+        m = re.match(r"\s*(\d+)\s+(TD|BU)\s+(\d+)\s+(\d+)\s+(\d+)(?:\s+\d+){3,4}"
                      r"\s+([\d.]+)\s+[\d.]+\s+([\d.]+)\s*$", line)
         if m:
             rows.append((m.group(2).lower(), int(m.group(4)), int(m.group(5)), float(m.group(6)),

@@ -31,9 +31,9 @@ struct Search {
 /// whose stalls hit a search now and then.
 inline void print_levels(const std::vector<Search>& runs) {
     const Search& first = runs.front();
-    std::printf("%5s %4s %12s %12s %14s %10s %12s %12s %10s %10s %10s\n", "level", "dir",
-                "frontier", "discovered", "edges", "messages", "bytes_wire", "bytes_raw", "time_ms",
-                "comm_ms", "median_ms");
+    std::printf("%5s %4s %12s %12s %14s %14s %10s %12s %12s %10s %10s %10s\n", "level", "dir",
+                "frontier", "discovered", "edges", "edges_max_rank", "messages", "bytes_wire",
+                "bytes_raw", "time_ms", "comm_ms", "median_ms");
     std::vector<double> times;
     for (std::size_t k = 0; k < first.levels.size(); ++k) {
         const BfsLevelStats& l = first.levels[k];
@@ -49,12 +49,14 @@ inline void print_levels(const std::vector<Search>& runs) {
         std::sort(times.begin(), times.end());
         const double median =
             same % 2 == 1 ? times[same / 2] : (times[same / 2 - 1] + times[same / 2]) / 2;
-        std::printf("%5d %4s %12lld %12lld %14llu %10llu %12llu %12llu %10.3f %10.3f %10.3f\n",
-                    l.level, l.bottom_up ? "BU" : "TD", (long long)l.frontier,
-                    (long long)l.discovered, (unsigned long long)l.edges_examined,
-                    (unsigned long long)l.messages, (unsigned long long)l.bytes_wire,
-                    (unsigned long long)l.bytes_raw, sec / double(same) * 1e3,
-                    comm / double(same) * 1e3, median * 1e3);
+        std::printf(
+            "%5d %4s %12lld %12lld %14llu %14llu %10llu %12llu %12llu %10.3f %10.3f "
+            "%10.3f\n",
+            l.level, l.bottom_up ? "BU" : "TD", (long long)l.frontier, (long long)l.discovered,
+            (unsigned long long)l.edges_examined, (unsigned long long)l.edges_examined_max_rank,
+            (unsigned long long)l.messages, (unsigned long long)l.bytes_wire,
+            (unsigned long long)l.bytes_raw, sec / double(same) * 1e3, comm / double(same) * 1e3,
+            median * 1e3);
     }
 }
 
@@ -66,6 +68,7 @@ inline std::string levels_json(const std::vector<BfsLevelStats>& levels) {
         o << (k ? "," : "") << "{\"level\":" << l.level << ",\"direction\":\""
           << (l.bottom_up ? "bottomup" : "topdown") << "\",\"frontier\":" << l.frontier
           << ",\"discovered\":" << l.discovered << ",\"edges_examined\":" << l.edges_examined
+          << ",\"edges_examined_max_rank\":" << l.edges_examined_max_rank
           << ",\"messages\":" << l.messages << ",\"bytes_wire\":" << l.bytes_wire
           << ",\"bytes_raw\":" << l.bytes_raw << ",\"seconds\":" << l.seconds
           << ",\"comm_seconds\":" << l.comm_seconds << '}';

@@ -238,6 +238,7 @@ void BfsSolver::run(gindex_t caller_source, BfsResult& r) {
         st.frontier = nf;
         st.discovered = local[0];
         st.edges_examined = std::uint64_t(local[2]);
+        st.edges_examined_max_rank = examined;  // this rank's, until the maximum below
         st.messages = std::uint64_t(local[3]);
         st.bytes_wire = std::uint64_t(local[4]);
         st.bytes_raw = std::uint64_t(local[5]);
@@ -269,16 +270,19 @@ void BfsSolver::run(gindex_t caller_source, BfsResult& r) {
         r.source = caller_source;
     }
 
-    // The search time and each level's times, as maxima over the ranks, in one allreduce.
+    // The search time, each level's times and its largest rank's reading, as maxima over the
+    // ranks, in one allreduce (entry counts are exact in a double up to 2^53).
     std::vector<double>& times = s.level_times;
     times.assign(1, comm::wtime() - t0);
     for (const BfsLevelStats& st : r.levels)
-        times.insert(times.end(), {st.seconds, st.comm_seconds});
+        times.insert(times.end(),
+                     {st.seconds, st.comm_seconds, double(st.edges_examined_max_rank)});
     world.allreduce(std::span<double>(times), comm::ReduceOp::max, "bfs-end");
     r.seconds = times[0];
     for (std::size_t l = 0; l < r.levels.size(); ++l) {
-        r.levels[l].seconds = times[1 + 2 * l];
-        r.levels[l].comm_seconds = times[2 + 2 * l];
+        r.levels[l].seconds = times[1 + 3 * l];
+        r.levels[l].comm_seconds = times[2 + 3 * l];
+        r.levels[l].edges_examined_max_rank = std::uint64_t(times[3 + 3 * l]);
     }
     r.reached = reached;
     r.reached_degree_sum = reached_degree_sum;

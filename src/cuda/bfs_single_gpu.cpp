@@ -224,6 +224,7 @@ void BfsGpuSolver::run(gindex_t source, BfsGpuResult& r) {
         ls.frontier = nf_prev;
         ls.discovered = nf;
         ls.edges_examined = st.entries;
+        ls.edges_examined_max_rank = st.entries;  // one device
         ls.seconds = std::chrono::duration<double>(l1 - l0).count();
         r.levels.push_back(ls);
 

@@ -129,6 +129,16 @@ TEST(BfsOrientation, BottomUpReadsOneRanksEntriesOnEveryGrid) {
                         << ctx << ": vertices with a wrong level or parent";
                     int bottom_up_levels = 0;
                     for (const BfsLevelStats& st : r.levels) {
+                        // The largest rank's reading lies between the mean and the total.
+                        EXPECT_LE(st.edges_examined_max_rank, st.edges_examined)
+                            << ctx << " level " << st.level;
+                        EXPECT_GE(st.edges_examined_max_rank * std::uint64_t(grid->size()),
+                                  st.edges_examined)
+                            << ctx << " level " << st.level;
+                        if (grid->size() == 1) {
+                            EXPECT_EQ(st.edges_examined_max_rank, st.edges_examined)
+                                << ctx << " level " << st.level;
+                        }
                         if (!st.bottom_up) continue;
                         ++bottom_up_levels;
                         const std::uint64_t want =

@@ -25,8 +25,10 @@ import statistics
 import subprocess
 import sys
 
-ROW = re.compile(r"\s*(\d+)\s+(TD|BU)\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+\s+\d+\s+\d+"
+# level, dir, frontier, discovered, edges, edges_max_rank, (messages, bytes), times
+ROW = re.compile(r"\s*(\d+)\s+(TD|BU)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+\d+\s+\d+\s+\d+"
                  r"\s+([\d.]+)\s+([\d.]+)\s+([\d.]+)\s*$")
+RANKS = 2
 
 # GapBS trial times (seconds) of every level but the first: a fast trial, a middling one and
 # a stall. Mean 4.333 ms, median 2 ms (plus the conversion where there is one).
@@ -117,7 +119,7 @@ def main():
     failures = []
 
     run_json = work / "run.json"
-    cmd = [args.mpiexec, "-n", "2", "--oversubscribe", "--bind-to", "none", args.driver,
+    cmd = [args.mpiexec, "-n", str(RANKS), "--oversubscribe", "--bind-to", "none", args.driver,
            "--scale", "11", "--root", "3", "--roots", "7", "--threads", "1", "--levels", "--no-validate",
            "--json", str(run_json)]
     out = subprocess.run(cmd, capture_output=True, text=True, env=os.environ)
@@ -126,11 +128,20 @@ def main():
         print(f"check_levels_table: {' '.join(cmd)} exited with {out.returncode}")
         return 1
     (logs / "gridblas.r1.txt").write_text(out.stdout)
-    rows = [m.groups() for m in map(ROW.match, out.stdout.splitlines()) if m]
-    if len(rows) < 3:
+    full = [m.groups() for m in map(ROW.match, out.stdout.splitlines()) if m]
+    if len(full) < 3:
         print(out.stdout)
         print("check_levels_table: no --levels table of three or more levels")
         return 1
+    # edges_max_rank apart; the rest as (level, dir, frontier, found, edges, times...)
+    rows = [g[:5] + g[6:] for g in full]
+
+    # 0. The largest rank's reading lies between the mean over the ranks and the total.
+    for g in full:
+        edges, most = int(g[4]), int(g[5])
+        if not (most <= edges and most * RANKS >= edges):
+            failures.append(f"level {g[0]}: edges_max_rank {most} outside [{edges} / {RANKS}, "
+                            f"{edges}]")
 
     # 1. The table's mean and median against the JSON record of every search.
     searches = json.loads(run_json.read_text())["searches"]

@@ -112,11 +112,15 @@ struct BfsLevelStats {
     gindex_t frontier = 0;             ///< vertices in the frontier expanded
     gindex_t discovered = 0;           ///< vertices found at this level
     std::uint64_t edges_examined = 0;  ///< adjacency entries read, all ranks
-    std::uint64_t messages = 0;        ///< messages sent, all ranks
-    std::uint64_t bytes_wire = 0;      ///< bytes sent as encoded, all ranks
-    std::uint64_t bytes_raw = 0;       ///< bytes before compression, all ranks
-    double seconds = 0.0;              ///< wall time of the level (max over ranks)
-    double comm_seconds = 0.0;         ///< time inside communication (max over ranks)
+    /// The most entries one rank read at this level: against edges_examined / ranks it shows
+    /// how evenly the level's reading was spread (in a `min` bottom-up level on a grid of
+    /// several rows and columns, the rank holding each fold's lowest block reads the most).
+    std::uint64_t edges_examined_max_rank = 0;
+    std::uint64_t messages = 0;    ///< messages sent, all ranks
+    std::uint64_t bytes_wire = 0;  ///< bytes sent as encoded, all ranks
+    std::uint64_t bytes_raw = 0;   ///< bytes before compression, all ranks
+    double seconds = 0.0;          ///< wall time of the level (max over ranks)
+    double comm_seconds = 0.0;     ///< time inside communication (max over ranks)
 };
 
 /// The result of one search. `parent` and `level` hold this rank's piece of the vertex

@@ -41,11 +41,12 @@ def cmd_levels(argv):
           f"{d['config']['ranks']} ranks, grid {d['config']['grid']}, "
           f"direction {d['config']['direction']}, comm {d['config']['comm']}")
     print("# level bottom_up frontier discovered bytes_wire bytes_raw messages "
-          "edges_examined time_ms")
+          "edges_examined time_ms edges_examined_max_rank")
     for x in s["levels"]:
+        # The busiest rank's count is absent from files written before it was recorded.
         print(x["level"], int(x["direction"] == "bottomup"), x["frontier"], x["discovered"],
               x["bytes_wire"], x["bytes_raw"], x["messages"], x["edges_examined"],
-              f"{1e3 * x['seconds']:.4f}")
+              f"{1e3 * x['seconds']:.4f}", x.get("edges_examined_max_rank", "-"))
 
 
 def parse_log(path):

@@ -3,9 +3,9 @@
 
 Vertex (r, c) has the 1-based id r * W + c + 1 and an edge to its right and lower
 neighbours; each undirected edge is written once, in the lower triangle (row > column), as
-the symmetric format asks. W = 1024 gives the graph of the high-diameter
-measurements in benchmarks/RESULTS.md: 1,048,576 vertices, 2,095,104 undirected edges, depth 2,046 from a corner
-and about 1,000-1,500 from a random key.
+the symmetric format asks. W = 1024 gives the graph of the high-diameter measurements in
+benchmarks/RESULTS.md: 1,048,576 vertices, 2,095,104 undirected edges, depth 2,046 from a
+corner and about 1,000-1,500 from a random key.
 
 Usage: grid_graph.py W OUTPUT
 """

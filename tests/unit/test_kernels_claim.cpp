@@ -2,7 +2,8 @@
 // min_secondi exactly, any_secondi by validity, over DCSC (with and without lookup) and CSR
 // views, with 2-byte slots (fewer than 2^16 inputs) and 4-byte ones, with and without a
 // (complemented) mask, serially and with threads forced on: two and three threads (private slots,
-// one run of the products each) and five (shared slots lowered by compare-and-swap), more threads
+// one run of the products each; or one range of the outputs each, in one bitmap) and five
+// (shared slots lowered by compare-and-swap), more threads
 // than this machine's cores where need be; and each case also with its claims sorted (the path of
 // small calls, on one thread or several, with the plan made together or first) and with that
 // path off; and the insertion sort that path gives many short runs
@@ -177,12 +178,20 @@ void check(const Case& k, const CompressedView<Pattern>& view, const std::string
         const ThreadsAtMost allow(5);
         for (const offset_t sort_max : kSortSettings) {
             if (sort_max == ~offset_t(0) && k.r.size() > kSortAlwaysEntries) continue;
-            for (std::size_t threads :
-                 {std::size_t(1), std::size_t(2), std::size_t(3), std::size_t(5)}) {
+            // Threads and whether two or three split the outputs (0: wherever the block has
+            // outputs enough) or the products (~0: never the outputs) between them.
+            for (auto [threads, split] : {std::pair<std::size_t, offset_t>{1, ~offset_t(0)},
+                                          {2, ~offset_t(0)},
+                                          {2, 0},
+                                          {3, ~offset_t(0)},
+                                          {3, 0},
+                                          {5, 0}}) {
                 const std::string what = what_view + " sorting up to " + std::to_string(sort_max) +
                                          " mask " + std::to_string(masked) + " threads " +
-                                         std::to_string(threads);
+                                         std::to_string(threads) +
+                                         (split == 0 ? " (outputs split)" : "");
                 ClaimWorkspace<std::int64_t> ws;
+                ws.split_outputs_min_run = split;
                 set_sorting(ws, sort_max);
                 ws.policy.max_threads = int(threads);
                 ws.policy.min_parallel_work = threads == 1 ? ~std::size_t(0) : 1;
@@ -197,6 +206,7 @@ void check(const Case& k, const CompressedView<Pattern>& view, const std::string
                 wa.policy = ws.policy;
                 wa.sort_products_per_thread = ws.sort_products_per_thread;
                 wa.sort_inputs_per_thread = ws.sort_inputs_per_thread;
+                wa.split_outputs_min_run = ws.split_outputs_min_run;
                 set_sorting(wa, sort_max);
                 SparseVector<std::int64_t> ya;
                 spmspv_claim<any_secondi<std::int64_t>>(view, std::span<const lindex_t>(ids),
@@ -230,8 +240,13 @@ TEST(KernelsClaim, MatchesReferenceOnEveryView) {
                                     {100000, 50, 60},
                                     // a hub column of 10,000 entries (more than one slice)
                                     {20000, 40, 12000},
+                                    // outputs enough for threads to split them in ranges of
+                                    // several summary words (4,096 outputs) each
+                                    {40000, 2000, 120000},
                                     // about 83,000 inputs: 4-byte slots (positions past 2^16)
-                                    {4000, 250000, 150000}}) {
+                                    {4000, 250000, 150000},
+                                    // the same with outputs enough to split
+                                    {30000, 250000, 150000}}) {
         const Case k = random_case(n_out * 31 + n_in, n_out, n_in, nnz);
         const ValueArray<Pattern> va(k.r.size());
         // Push views: outer = input (column), inner = output (row).

@@ -37,6 +37,11 @@ inline constexpr offset_t kClaimSortShortRuns = 16384;
 /// slice, spmspv_claim() tests them all before setting their bits (see the claim loop).
 inline constexpr offset_t kClaimTestFirst = 32;
 
+/// The default of ClaimWorkspace::split_outputs_min_run: a call on 2 to 4 threads whose inputs
+/// have at least this many products each on average gives each thread a range of the outputs
+/// instead of a run of the products (see claim_split_outputs()).
+inline constexpr offset_t kClaimSplitOutputsRun = 64;
+
 /// The default of ClaimWorkspace::sort_products_per_thread: a call of too few inputs to plan
 /// on several threads (ClaimWorkspace::sort_inputs_per_thread) that sorts its claims takes one
 /// thread per this many products (one thread below twice as many): a level of a few hubs.
@@ -129,6 +134,13 @@ struct ClaimWorkspace {
     /// setting their bits (see detail::kClaimTestFirst, the default); shorter runs take the
     /// one-pass test-and-set loop. Any value gives the same result.
     offset_t test_first_min = detail::kClaimTestFirst;
+    /// A call on 2 to 4 threads whose inputs average at least this many products each splits
+    /// the outputs between its threads rather than the products (see
+    /// detail::kClaimSplitOutputsRun, the default; 0: every such call, ~0: none). Any value
+    /// gives the same result.
+    offset_t split_outputs_min_run = detail::kClaimSplitOutputsRun;
+    /// Outputs sampled from a call's products, to place the bounds of those ranges.
+    std::vector<lindex_t> split_samples;
     /// A call that sorts its claims takes one thread per this many products, when the policy
     /// allows several (see detail::kClaimSortPerThread, the default; 0: one thread).
     offset_t sort_products_per_thread = detail::kClaimSortPerThread;

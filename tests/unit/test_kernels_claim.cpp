@@ -602,37 +602,56 @@ TEST(KernelsClaim, EmptyShareDoesNotGiveUpSorting) {
 }
 
 // ClaimWorkspace::epilogue: where a call writes its result on several threads (sorted claims,
-// a team planning them or threads taking shares of a given plan) every output reaches the
-// epilogue once, in ascending ranges, and the epilogue may mark its outputs in the mask (as a
-// BFS marks them visited) without changing the result; elsewhere (one thread, the bitmaps) it
-// is not called and epilogue_ran stays false.
+// a team planning them or threads taking shares of a given plan; the drain of the bitmaps,
+// after claims split by products or by outputs) every output reaches the epilogue once, in
+// ascending ranges, and the epilogue may mark its outputs in the mask (as a BFS marks them
+// visited) without changing the result; elsewhere (one thread sorting, a few outputs of a long
+// block taken from the claim lists) it is not called and epilogue_ran stays false.
 TEST(KernelsClaim, EpilogueSeesEveryOutputOnceWhereTheTeamWrites) {
-    const Case k = random_case(77, 3000, 2500, 6000);
-    const ValueArray<Pattern> va(k.r.size());
-    const auto dcsc = Dcsc<Pattern>::from_tuples(k.n_out, k.n_in, k.r, k.c, va);
-    std::vector<lindex_t> ids;
-    for (lindex_t j = 0; j < k.n_in; j += 2) ids.push_back(j);
-    auto to_global = [](lindex_t j) { return std::int64_t(j) * 5 + 1; };
-    std::vector<std::uint64_t> start_bits(bitmap_words(k.n_out), 0);
-    for (lindex_t i = 0; i < k.n_out; i += 7) start_bits[i >> 6] |= std::uint64_t(1) << (i & 63);
     const ThreadsAtMost allow(3);
     struct Setting {
         const char* what;
         int threads;
         offset_t sort_max;
+        offset_t split;  // ClaimWorkspace::split_outputs_min_run
+        lindex_t n_out;
+        std::size_t nnz;
         bool runs;
     };
+    const offset_t never = ~offset_t(0);
     for (const Setting s :
-         {Setting{"team plans and sorts", 3, ~offset_t(0), true},
-          Setting{"threads share a given plan", 2, ~offset_t(0), true},
-          Setting{"one thread sorts", 1, ~offset_t(0), false}, Setting{"bitmaps", 3, 0, false}}) {
-        std::vector<std::uint64_t> visited = start_bits;
+         {Setting{"team plans and sorts", 3, never, never, 3000, 6000, true},
+          Setting{"threads share a given plan", 2, never, never, 3000, 6000, true},
+          Setting{"one thread sorts", 1, never, never, 3000, 6000, false},
+          Setting{"bitmaps, products split", 3, 0, never, 3000, 6000, true},
+          Setting{"bitmaps, outputs split", 2, 0, 0, 40000, 80000, true},
+          Setting{"bitmaps, few outputs of a long block", 3, 0, never, lindex_t(1) << 22, 30,
+                  false}}) {
+        Case k{s.n_out, 2500, {}, {}};
+        if (s.nnz >= std::size_t(s.n_out)) {
+            k = random_case(77, s.n_out, 2500, s.nnz);
+        } else {
+            // Scattered entries only (random_case's hub would reach half the block).
+            std::mt19937_64 rng(77);
+            for (std::size_t e = 0; e < s.nnz; ++e) {
+                k.r.push_back(lindex_t(rng() % std::uint64_t(s.n_out)));
+                k.c.push_back(lindex_t(2 * e));  // distinct inputs, all chosen below
+            }
+        }
+        const ValueArray<Pattern> va(k.r.size());
+        const auto dcsc = Dcsc<Pattern>::from_tuples(k.n_out, k.n_in, k.r, k.c, va);
+        std::vector<lindex_t> ids;
+        for (lindex_t j = 0; j < k.n_in; j += 2) ids.push_back(j);
+        auto to_global = [](lindex_t j) { return std::int64_t(j) * 5 + 1; };
+        std::vector<std::uint64_t> visited(bitmap_words(k.n_out), 0);
+        for (lindex_t i = 0; i < k.n_out; i += 7) visited[i >> 6] |= std::uint64_t(1) << (i & 63);
         const MaskView mv{visited.data(), true};
         const Pairs expect = reference_min(k, chosen_of(k.n_in, ids), to_global,
                                            [&](lindex_t i) { return mv.allows(i); });
         ASSERT_FALSE(expect.empty());
         ClaimWorkspace<std::int64_t> ws;
         set_sorting(ws, s.sort_max);
+        ws.split_outputs_min_run = s.split;
         ws.policy.max_threads = s.threads;
         ws.policy.min_parallel_work = s.threads == 1 ? ~std::size_t(0) : 1;
         set_teams(ws, s.threads);

@@ -128,13 +128,17 @@ const Slot* first_claim(std::span<Slot* const> slot_of, const std::uint64_t* min
 /// merges the threads' words and counts, the second writes out. A claimed bit of word w is
 /// one of `claimed_of(bits, w)`, the thread's bitmap word `bits` less what the call started it
 /// with (kClaimMaskInBitmapProducts); `clear_all`: every word of the bitmaps is zeroed, not only
-/// those holding claims (which each drain thread does for its range of words).
+/// those holding claims (which each drain thread does for its range of words). `epilogue`
+/// (null: none): each drain thread hands it the outputs it wrote, with their values, right
+/// after writing them (see ClaimWorkspace::epilogue): by then the thread has read the last of
+/// the mask's words in its range, which no other thread reads.
 template <class Y, class Slot, class ValueOf, class ClaimedOf>
 void drain_best(Slot* best, lindex_t n, ValueOf value_of, SparseVector<Y>& y,
                 std::span<std::vector<std::uint64_t>> claimed,
                 std::span<std::vector<std::uint64_t>> summary, std::vector<std::uint64_t>& occupied,
                 std::vector<std::uint64_t>& occupied_summary, std::vector<std::size_t>& counts,
-                int threads, std::span<Slot* const> slot_of, ClaimedOf claimed_of, bool clear_all) {
+                int threads, std::span<Slot* const> slot_of, ClaimedOf claimed_of, bool clear_all,
+                const typename ClaimWorkspace<Y>::Epilogue* epilogue) {
     constexpr Slot none = kNoSlot<Slot>;
     const std::size_t words = bitmap_words(n);
     const std::size_t sums = bitmap_words(lindex_t(words));
@@ -192,6 +196,11 @@ void drain_best(Slot* best, lindex_t n, ValueOf value_of, SparseVector<Y>& y,
                     best[i] = none;
                 }
             }
+        }
+        const std::size_t from = counts[std::size_t(t)];
+        if (epilogue != nullptr && o > from) {
+            (*epilogue)(std::span<const lindex_t>(yi + from, o - from),
+                        std::span<const Y>(yv + from, o - from));
         }
         if (clear_all) {
             const std::size_t lo = std::min(words, part_begin(sums, t, threads) * 64);
@@ -515,7 +524,8 @@ void claim_into_slots(const CompressedView<A>& a, std::span<const lindex_t> ids,
             drain_best(best, n, value_of, y, std::span(ws.claimed.data(), bitmaps),
                        std::span(ws.summary.data(), bitmaps), ws.occupied, ws.occupied_summary,
                        ws.counts, threads_for(ws.policy, found * 4), slot_of, claimed_of,
-                       mask_in_bitmap);
+                       mask_in_bitmap, ws.epilogue);
+            ws.epilogue_ran = ws.epilogue != nullptr;
         };
         if (inputs > found) {
             drain([&](Slot k) { return Y(to_global(ids[k])); });

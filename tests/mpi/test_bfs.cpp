@@ -361,6 +361,63 @@ TEST(Bfs, ValidatorLevelWidthsOnDeepAndShallowSearches) {
     }
 }
 
+// Top-down levels that expand hubs, on two threads: the claim kernel then gives each thread
+// one range of the outputs (where a block has 16,384 outputs or more: here on 1 and 2 ranks)
+// and the drain records the level's vertices. The source reaches ten hubs of 4,000 random
+// neighbours each, so its first level has 40,000 products from ten inputs. Against the
+// serial BFS, every parent mode, forced top-down and automatic.
+TEST(Bfs, HubLevelsOnTwoThreadsMatchSerial) {
+    const int p = test::world_size();
+    if (p > 2) {
+        GTEST_SKIP() << "beyond 2 ranks every block of this 40,000-vertex graph has fewer than "
+                        "16,384 outputs, so the output split this test is for is not taken "
+                        "(the other tests cover those grids)";
+    }
+    const int saved_threads = omp_get_max_threads();
+    omp_set_num_threads(2);
+    const gindex_t n = 40000;
+    const gindex_t source = n - 1;
+    EdgeList e{n, {}, {}};
+    std::mt19937_64 rng(9);
+    std::uniform_int_distribution<gindex_t> any_vertex(10, n - 2);
+    for (gindex_t hub = 0; hub < 10; ++hub) {
+        e.src.push_back(source);
+        e.dst.push_back(hub);
+        for (int k = 0; k < 4000; ++k) {
+            e.src.push_back(hub);
+            e.dst.push_back(any_vertex(rng));
+        }
+    }
+    for (gindex_t v = 10; v < n - 1; ++v) {
+        e.src.push_back(v);
+        e.dst.push_back(any_vertex(rng));
+    }
+    const std::size_t m = e.src.size();
+    for (std::size_t k = 0; k < m; ++k) {
+        e.src.push_back(e.dst[k]);
+        e.dst.push_back(e.src[k]);
+    }
+    for (auto& grid : all_grids()) {
+        std::vector<gindex_t> ms, md;
+        for (std::size_t k = 0; k < m; ++k) {
+            if (int(k) % p == grid->rank()) {
+                ms.push_back(e.src[k]);
+                md.push_back(e.dst[k]);
+            }
+        }
+        const auto a = graph_from_edges(grid, e.n, ms, md);
+        for (auto d : {BfsDirection::top_down, BfsDirection::automatic}) {
+            for (auto parents : {ParentMode::min, ParentMode::any, ParentMode::after}) {
+                BfsOptions o;
+                o.direction = d;
+                o.parents = parents;
+                check_graph(grid, e, a, {source, 0}, o, "hubs on two threads");
+            }
+        }
+    }
+    omp_set_num_threads(saved_threads);
+}
+
 // The validator's rules run on several threads from 16,384 parent queries and 65,536 stored
 // entries a rank: a scale-15 Kronecker search on two threads validates, and planted errors
 // (a wrong level, a missed vertex) are still counted.

@@ -212,6 +212,47 @@ void drain_best(Slot* best, lindex_t n, ValueOf value_of, SparseVector<Y>& y,
     });
 }
 
+/// The claims of one column's entries [p, stop), each naming a different output: all are
+/// tested against the claim bitmap `bits` (and `allow`) before any bit is set, so that the
+/// tests are loads only, free of the chain that a test-and-set forms through a word several
+/// entries share (a hub's outputs ascend, several to a word). The new claims' outputs go to
+/// take_i from position `added` on, and only then their column position `pos` to take_k:
+/// stored with every tested entry (at the running count, as take_i is), it made the claims
+/// of a hub level a third slower on one thread (bench_local Claim/scale:20/top:512: 10.4-11.8
+/// ms against 6.1-8.5). Returns the new count; take_i needs room for stop - p more.
+template <class Slot, class Allow>
+std::size_t claim_column_tested_first(const lindex_t* p, const lindex_t* stop, Allow allow,
+                                      std::uint64_t* bits, lindex_t* take_i, Slot* take_k, Slot pos,
+                                      std::size_t added) {
+    const std::size_t from = added;
+    for (; p < stop; ++p) {
+        const lindex_t i = *p;
+        const bool take = allow(i) & (((bits[i >> 6] >> (i & 63)) & 1) == 0);
+        take_i[added] = i;
+        added += take;
+    }
+    for (std::size_t q = from; q < added; ++q) {
+        bits[take_i[q] >> 6] |= std::uint64_t(1) << (take_i[q] & 63);
+        take_k[q] = pos;
+    }
+    return added;
+}
+
+/// Stores claims (outputs take_i, positions take_k, `count` of them) plainly into `slots`,
+/// which no other thread writes at those outputs, marks their words in `summary` and lists
+/// the outputs in `list`. The slots are prefetched kSlotsAhead claims ahead.
+template <class Slot>
+void store_claims(const lindex_t* take_i, const Slot* take_k, std::size_t count, Slot* slots,
+                  std::uint64_t* summary, std::vector<lindex_t>& list) {
+    for (std::size_t q = 0; q < count; ++q) {
+        if (q + kSlotsAhead < count) __builtin_prefetch(slots + take_i[q + kSlotsAhead], 1);
+        const lindex_t i = take_i[q];
+        slots[i] = take_k[q];
+        summary[i >> 12] |= std::uint64_t(1) << ((i >> 6) & 63);
+    }
+    list.insert(list.end(), take_i, take_i + count);
+}
+
 /// Outputs per summary word of a claim bitmap: the bounds of claim_split_outputs()'s ranges
 /// are multiples of this, so that no word of the bitmap or of its summary has two writers.
 inline constexpr lindex_t kClaimSplitAlign = 4096;
@@ -269,13 +310,7 @@ void claim_split_outputs(const CompressedView<A>& a, std::size_t inputs, const o
         Slot take_k[kClaimSlice];
         std::size_t added = 0;
         const auto flush = [&] {
-            for (std::size_t q = 0; q < added; ++q) {
-                if (q + kSlotsAhead < added) __builtin_prefetch(best + take_i[q + kSlotsAhead], 1);
-                const lindex_t i = take_i[q];
-                best[i] = take_k[q];
-                summary[i >> 12] |= std::uint64_t(1) << ((i >> 6) & 63);
-            }
-            mine.insert(mine.end(), take_i, take_i + added);
+            store_claims(take_i, take_k, added, best, summary, mine);
             added = 0;
         };
         for (std::size_t k = 0; k < inputs; ++k) {
@@ -288,19 +323,8 @@ void claim_split_outputs(const CompressedView<A>& a, std::size_t inputs, const o
                 if (added == kClaimSlice) flush();
                 const lindex_t* stop =
                     p + std::min<std::size_t>(kClaimSlice - added, std::size_t(e - p));
-                // A column names each output once: its entries are all tested before any bit
-                // is set (see claim_into_slots()).
-                const std::size_t from = added;
-                for (; p < stop; ++p) {
-                    const lindex_t i = *p;
-                    const bool take = allow(i) & (((bits[i >> 6] >> (i & 63)) & 1) == 0);
-                    take_i[added] = i;
-                    added += take;
-                }
-                for (std::size_t q = from; q < added; ++q) {
-                    bits[take_i[q] >> 6] |= std::uint64_t(1) << (take_i[q] & 63);
-                    take_k[q] = pos;
-                }
+                added = claim_column_tested_first(p, stop, allow, bits, take_i, take_k, pos, added);
+                p = stop;
             }
         }
         flush();
@@ -428,26 +452,12 @@ void claim_into_slots(const CompressedView<A>& a, std::span<const lindex_t> ids,
                     const offset_t base = first[k] - start[k];
                     const offset_t stop = std::min(hi, start[k + 1]);
                     if (stop - f >= test_first) {
-                        // A column names each output once, so its products can all be
-                        // tested before any bit is set: the tests are then loads only, free
-                        // of the chain that a test-and-set forms through a word several
-                        // products share (a hub's outputs ascend, several to a word).
-                        // The column's position goes into take_k only for the claims, after
-                        // the tests: stored with every tested product (at the running count,
-                        // as take_i is), it made the claims of a hub level a third slower on
-                        // one thread (bench_local Claim/scale:20/top:512: 10.4-11.8 ms
-                        // against 6.1-8.5).
-                        const std::size_t from = added;
-                        for (; f < stop; ++f) {
-                            const lindex_t i = inner[base + f];
-                            const bool take = allow(i) & (((my_bits[i >> 6] >> (i & 63)) & 1) == 0);
-                            take_i[added] = i;
-                            added += take;
-                        }
-                        for (std::size_t q = from; q < added; ++q) {
-                            my_bits[take_i[q] >> 6] |= std::uint64_t(1) << (take_i[q] & 63);
-                            take_k[q] = pos;
-                        }
+                        // A column names each output once: its products are all tested
+                        // before any bit is set (claim_column_tested_first()).
+                        added =
+                            claim_column_tested_first(inner + base + f, inner + base + stop, allow,
+                                                      my_bits, take_i, take_k, pos, added);
+                        f = stop;
                         continue;
                     }
                     // Branch-free: whether an allowed output is new to this thread is about
@@ -467,15 +477,7 @@ void claim_into_slots(const CompressedView<A>& a, std::span<const lindex_t> ids,
                 if (threads == 1 || private_slots) {
                     // Slots of its own: the thread's first claim of an output is, with
                     // ascending inputs, its smallest; the drain picks among the threads.
-                    for (std::size_t q = 0; q < added; ++q) {
-                        if (q + kSlotsAhead < added) {
-                            __builtin_prefetch(my_slots + take_i[q + kSlotsAhead], 1);
-                        }
-                        const lindex_t i = take_i[q];
-                        my_slots[i] = take_k[q];
-                        my_summary[i >> 12] |= std::uint64_t(1) << ((i >> 6) & 63);
-                    }
-                    mine.insert(mine.end(), take_i, take_i + added);
+                    store_claims(take_i, take_k, added, my_slots, my_summary, mine);
                     continue;
                 }
                 // Several threads meet in the slots: "min" lowers a slot by compare-and-swap,

@@ -605,8 +605,9 @@ TEST(KernelsClaim, EmptyShareDoesNotGiveUpSorting) {
 // a team planning them or threads taking shares of a given plan; the drain of the bitmaps,
 // after claims split by products or by outputs) every output reaches the epilogue once, in
 // ascending ranges, and the epilogue may mark its outputs in the mask (as a BFS marks them
-// visited) without changing the result; elsewhere (one thread sorting, a few outputs of a long
-// block taken from the claim lists) it is not called and epilogue_ran stays false.
+// visited) without changing the result, and so where one thread merges the columns of a few
+// inputs; elsewhere (one thread sorting the keys of more inputs, a few outputs of a long block
+// taken from the claim lists) it is not called and epilogue_ran stays false.
 TEST(KernelsClaim, EpilogueSeesEveryOutputOnceWhereTheTeamWrites) {
     const ThreadsAtMost allow(3);
     struct Setting {
@@ -617,12 +618,14 @@ TEST(KernelsClaim, EpilogueSeesEveryOutputOnceWhereTheTeamWrites) {
         lindex_t n_out;
         std::size_t nnz;
         bool runs;
+        std::size_t inputs = 0;  // the call's inputs: the first this many even columns (0: all)
     };
     const offset_t never = ~offset_t(0);
     for (const Setting s :
          {Setting{"team plans and sorts", 3, never, never, 3000, 6000, true},
           Setting{"threads share a given plan", 2, never, never, 3000, 6000, true},
           Setting{"one thread sorts", 1, never, never, 3000, 6000, false},
+          Setting{"one thread merges four inputs", 1, never, never, 3000, 6000, true, 4},
           Setting{"bitmaps, products split", 3, 0, never, 3000, 6000, true},
           Setting{"bitmaps, outputs split", 2, 0, 0, 40000, 80000, true},
           Setting{"bitmaps, few outputs of a long block", 3, 0, never, lindex_t(1) << 22, 30,
@@ -642,6 +645,7 @@ TEST(KernelsClaim, EpilogueSeesEveryOutputOnceWhereTheTeamWrites) {
         const auto dcsc = Dcsc<Pattern>::from_tuples(k.n_out, k.n_in, k.r, k.c, va);
         std::vector<lindex_t> ids;
         for (lindex_t j = 0; j < k.n_in; j += 2) ids.push_back(j);
+        if (s.inputs != 0) ids.resize(s.inputs);
         auto to_global = [](lindex_t j) { return std::int64_t(j) * 5 + 1; };
         std::vector<std::uint64_t> visited(bitmap_words(k.n_out), 0);
         for (lindex_t i = 0; i < k.n_out; i += 7) visited[i >> 6] |= std::uint64_t(1) << (i & 63);
@@ -688,4 +692,84 @@ TEST(KernelsClaim, EpilogueSeesEveryOutputOnceWhereTheTeamWrites) {
             EXPECT_FALSE(mv.allows(i)) << s.what << ": output " << i << " not marked";
         }
     }
+}
+
+// Calls of up to four inputs (kClaimMergeInputs) merge their columns straight into the
+// result: every output once, ascending, with its smallest input, for both semirings (the
+// sorted path keeps the smallest for `any` too), whatever the mask, with columns that tie at
+// every entry, overlap in part, are empty or are wholly masked, through one workspace and one
+// output vector that a larger result held before; five inputs take the keys' path.
+TEST(KernelsClaim, FewInputsMergeTheirColumns) {
+    const lindex_t n_out = 5000, n_in = 12;
+    Case k{n_out, n_in, {}, {}};
+    std::mt19937_64 rng(31);
+    auto column = [&](lindex_t j, auto&& rows) {
+        for (lindex_t i : rows) {
+            k.r.push_back(i);
+            k.c.push_back(j);
+        }
+    };
+    std::vector<lindex_t> every3, every5, every7, scattered, tail;
+    for (lindex_t i = 0; i < n_out; i += 3) every3.push_back(i);
+    for (lindex_t i = 1; i < n_out; i += 5) every5.push_back(i);
+    for (lindex_t i = 0; i < n_out; i += 7) every7.push_back(i);
+    {
+        std::set<lindex_t> rows;
+        while (rows.size() < 300) rows.insert(lindex_t(rng() % std::uint64_t(n_out)));
+        scattered.assign(rows.begin(), rows.end());
+    }
+    for (lindex_t i = n_out - 40; i < n_out; ++i) tail.push_back(i);
+    column(0, every3);
+    column(1, every5);
+    // column 2 stays empty
+    column(3, scattered);
+    column(4, every7);
+    column(5, every5);  // the same outputs as column 1: every head ties
+    column(6, tail);
+    column(7, std::vector<lindex_t>{n_out - 1});
+    for (lindex_t j = 8; j < n_in; ++j) column(j, std::vector<lindex_t>{j, lindex_t(j * 100)});
+    const ValueArray<Pattern> va(k.r.size());
+    const auto dcsc = Dcsc<Pattern>::from_tuples(k.n_out, k.n_in, k.r, k.c, va);
+    const auto view = make_view(dcsc);
+    auto to_global = [](lindex_t j) { return std::int64_t(j) * 11 + 3; };
+    std::vector<std::uint64_t> bits(bitmap_words(n_out), 0);
+    for (std::size_t w = 0; w < bits.size(); ++w) bits[w] = rng();
+    // The outputs of columns 6 and 7 (the last 40): as a complemented mask, all they reach is
+    // masked.
+    std::vector<std::uint64_t> tail_bits(bitmap_words(n_out), 0);
+    for (lindex_t i : tail) tail_bits[i >> 6] |= std::uint64_t(1) << (i & 63);
+    const std::vector<std::vector<lindex_t>> calls = {{0, 1, 3, 4},    {1, 5},       {3},
+                                                      {2, 4},          {1, 2, 5, 6}, {6, 7},
+                                                      {0, 1, 3, 4, 6}, {7},          {0, 5, 8, 9}};
+    const ThreadsAtMost allow(2);
+    for (int masked : {0, 1, 2, 3}) {
+        MaskView mv = no_mask();
+        if (masked == 1 || masked == 2) mv = MaskView{bits.data(), masked == 2};
+        if (masked == 3) mv = MaskView{tail_bits.data(), true};
+        for (int threads : {1, 2}) {
+            ClaimWorkspace<std::int64_t> ws;
+            ws.policy.max_threads = threads;
+            ws.policy.min_parallel_work = threads == 1 ? ~std::size_t(0) : 1;
+            SparseVector<std::int64_t> y, ya;
+            for (const auto& ids : calls) {
+                const Pairs expect = reference_min(k, chosen_of(n_in, ids), to_global,
+                                                   [&](lindex_t i) { return mv.allows(i); });
+                const std::string what =
+                    std::to_string(ids.size()) + " inputs from " + std::to_string(ids[0]) +
+                    ", mask " + std::to_string(masked) + ", threads " + std::to_string(threads);
+                claim_min(view, ids, to_global, mv, y, ws);
+                EXPECT_EQ(pairs_of(y), expect) << what;
+                spmspv_claim<any_secondi<std::int64_t>>(view, std::span<const lindex_t>(ids),
+                                                        to_global, mv, ya, ws);
+                EXPECT_EQ(pairs_of(ya), expect) << what << " (any)";
+            }
+        }
+    }
+    // The cases above must reach what they are for: ties, an empty column, a wholly masked one.
+    EXPECT_EQ(
+        reference_min(k, chosen_of(n_in, {1, 5}), to_global, [](lindex_t) { return true; }).size(),
+        every5.size());
+    EXPECT_TRUE(reference_min(k, chosen_of(n_in, {6, 7}), to_global, [&](lindex_t i) {
+                    return MaskView{tail_bits.data(), true}.allows(i);
+                }).empty());
 }

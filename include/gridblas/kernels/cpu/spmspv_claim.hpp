@@ -31,10 +31,11 @@
 /// Buluç, IPDPS 2017), so a hub column spreads over the threads. The output is then read in
 /// index order from the threads' bitmaps, through a summary bit per 64 outputs (or, for a few
 /// dozen outputs in a long block, by sorting the claimed lists). A call of a few thousand
-/// products or fewer skips the bitmaps: its claims become (output, input) keys, one sorted run
-/// per input, merged, or sorted by insertion when the runs are many and short (a mesh's
-/// levels, whose runs interleave only locally); calls of up to 16,384 products take that path
-/// too while such insertion sorts finish (spmspv_claim_sorted.hpp). From a few hundred inputs
+/// products or fewer skips the bitmaps: on one thread, a call of up to four inputs merges
+/// their columns straight into the result; otherwise its claims become (output, input) keys,
+/// one sorted run per input, merged, or sorted by insertion when the runs are many and short (a
+/// mesh's levels, whose runs interleave only locally); calls of up to 16,384 products take that
+/// path too while such insertion sorts finish (spmspv_claim_sorted.hpp). From a few hundred inputs
 /// the threads plan the call and sort its claims together, in one parallel region. Min results are
 /// exact and deterministic; any results may differ from run to run, as the semiring allows.
 

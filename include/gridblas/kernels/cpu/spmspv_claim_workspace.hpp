@@ -160,9 +160,10 @@ struct ClaimWorkspace {
     /// writes its result on several threads (the sorted claims of a team) or drains it from the
     /// claim bitmaps (on one thread or several), each thread hands it the outputs it wrote (one
     /// ascending range, with their values) right after writing them, inside the parallel
-    /// region, and the call sets `epilogue_ran`; elsewhere (one thread sorting its claims, a
-    /// few outputs taken from the claim lists) the call leaves it alone and the caller
-    /// finishes the result its own way. It runs after the
+    /// region, and the call sets `epilogue_ran`; so does one thread merging the columns of a
+    /// few inputs (detail::claim_few_inputs(), the whole result at once); elsewhere (one
+    /// thread sorting the claims of more inputs, a few outputs taken from the claim lists) the
+    /// call leaves it alone and the caller finishes the result its own way. It runs after the
     /// call's last read of the mask, so it may change the mask's bits of the outputs it is
     /// given (a BFS marks them visited); it runs on several threads at once, each with its
     /// own outputs, and must not throw.

@@ -181,16 +181,89 @@ void note_short_runs(ClaimWorkspace<Y>& ws, ShortRuns how) {
 /// Calls of up to this many inputs merge their columns straight into y (claim_few_inputs()).
 inline constexpr std::size_t kClaimMergeInputs = 4;
 
+template <std::size_t K, class Y, class Allow>
+std::size_t merge_columns(const lindex_t** at, const lindex_t** end, Y* value, Allow allow,
+                          lindex_t* yi, Y* yv);
+
+/// merge_columns() for the `live` (0 to kClaimMergeInputs) first columns.
+template <class Y, class Allow>
+std::size_t merge_live_columns(std::size_t live, const lindex_t** at, const lindex_t** end,
+                               Y* value, Allow allow, lindex_t* yi, Y* yv) {
+    switch (live) {
+        case 1:
+            return merge_columns<1>(at, end, value, allow, yi, yv);
+        case 2:
+            return merge_columns<2>(at, end, value, allow, yi, yv);
+        case 3:
+            return merge_columns<3>(at, end, value, allow, yi, yv);
+        case 4:
+            return merge_columns<4>(at, end, value, allow, yi, yv);
+        default:
+            return 0;
+    }
+}
+
+/// Merges K columns, each with entries [at[k], end[k]) and the value value[k], in call order,
+/// into yi/yv (allowed outputs only); returns the outputs written. Each step takes the
+/// smallest head, with the value of the first column whose head it is, and moves on every
+/// column at that output, by selects rather than branches: the columns of a BFS level's few
+/// inputs interleave at random, which a branch on the smaller head mispredicts at about every
+/// other output. When a column ends the rest go on with one column fewer, down to a plain copy
+/// of the last one.
+template <std::size_t K, class Y, class Allow>
+std::size_t merge_columns(const lindex_t** at, const lindex_t** end, Y* value, Allow allow,
+                          lindex_t* yi, Y* yv) {
+    std::size_t n = 0;
+    if constexpr (K == 1) {
+        const Y v = value[0];
+        for (const lindex_t* p = at[0]; p != end[0]; ++p) {
+            yi[n] = *p;  // kept if allowed
+            yv[n] = v;
+            n += allow(*p) ? 1 : 0;
+        }
+        return n;
+    } else {
+        lindex_t head[K];
+        for (std::size_t k = 0; k < K; ++k) head[k] = *at[k];  // each has an entry
+        bool all_running = true;
+        while (all_running) {
+            lindex_t i = head[0];
+            for (std::size_t k = 1; k < K; ++k) i = std::min(i, head[k]);
+            Y v = value[K - 1];
+            for (std::size_t k = K - 1; k-- > 0;) v = head[k] == i ? value[k] : v;
+            yi[n] = i;
+            yv[n] = v;
+            n += allow(i) ? 1 : 0;
+            for (std::size_t k = 0; k < K; ++k) {
+                at[k] += head[k] == i ? 1 : 0;
+                const bool running = at[k] != end[k];
+                all_running = all_running && running;
+                head[k] = running ? *at[k] : head[k];
+            }
+        }
+        std::size_t live = 0;  // the columns not yet ended, in their order
+        for (std::size_t k = 0; k < K; ++k) {
+            if (at[k] == end[k]) continue;
+            at[live] = at[k];
+            end[live] = end[k];
+            value[live] = value[k];
+            ++live;
+        }
+        return n + merge_live_columns(live, at, end, value, allow, yi + n, yv + n);
+    }
+}
+
 /// The claims of a call of at most kClaimMergeInputs inputs, merged from their columns into y
-/// in one pass: each step takes the smallest output at the head of a column, with the value of
-/// the first input (in call order, so the smallest) whose head it is, and moves every column
-/// at that output on. The keys' path writes each claim as a key, merges the runs, keeps the
-/// first key per output and writes y from them: on the second level of a Kronecker scale-20
-/// search (two inputs, 479 products, 476 outputs) those passes took about 16,000 cycles, timed
-/// inside the search, and the level 9-20 us in all. With this merge and the BFS recording the
-/// level on the same thread (ClaimWorkspace::epilogue) instead of in a region of its own, the
-/// level took 0.94 thousandths of the search's time against 1.09 (medians of nine rotating
-/// rounds of 256 searches, two threads; lower in eight of the nine).
+/// in one pass (merge_columns()). The keys' path writes each claim as a key, merges the runs,
+/// keeps the first key per output and writes y from them: on the second level of a Kronecker
+/// scale-20 search (two inputs, 479 products, 476 outputs) those passes took about 16,000
+/// cycles, timed inside the search (rdtsc), and the level 9-20 us in all; a merge that
+/// branched on the smaller head took 8,000-10,000 cycles (5,300-7,600 when run again at once,
+/// its data in cache), this one 7,600-9,800 (4,200-4,300 again). The vertices' record, which
+/// the BFS's epilogue then writes at random, takes longer than either: 11,000-19,000 cycles.
+/// Over nine rotating rounds of 256 searches (two threads) the level took 0.92 thousandths of
+/// the search's time with this merge and the record in the same pass, 0.97 with the branching
+/// merge and 1.10 with the keys (medians; this merge lower than the keys in nine of nine).
 template <class Y, class A, class ToGlobal, class Allow>
 void claim_few_inputs(const CompressedView<A>& a, std::span<const lindex_t> ids,
                       const offset_t* first, const offset_t* start, ToGlobal to_global, Allow allow,
@@ -198,7 +271,7 @@ void claim_few_inputs(const CompressedView<A>& a, std::span<const lindex_t> ids,
     const lindex_t* at[kClaimMergeInputs];
     const lindex_t* end[kClaimMergeInputs];
     Y value[kClaimMergeInputs];
-    std::size_t live = 0;  // columns with entries left, in call order
+    std::size_t live = 0;  // columns with entries, in call order
     for (std::size_t k = 0; k < ids.size(); ++k) {
         const offset_t count = start[k + 1] - start[k];
         if (count == 0) continue;
@@ -212,40 +285,7 @@ void claim_few_inputs(const CompressedView<A>& a, std::span<const lindex_t> ids,
     y.values().resize_for_overwrite(most);
     lindex_t* yi = y.indices().data();
     Y* yv = y.values().data();
-    std::size_t n = 0;
-    while (live > 1) {
-        std::size_t take = 0;
-        lindex_t i = *at[0];
-        for (std::size_t q = 1; q < live; ++q) {
-            if (*at[q] < i) {  // strictly: a tie stays with the earlier input
-                i = *at[q];
-                take = q;
-            }
-        }
-        yi[n] = i;  // kept if allowed
-        yv[n] = value[take];
-        n += allow(i) ? 1 : 0;
-        for (std::size_t q = 0; q < live;) {
-            if (*at[q] == i && ++at[q] == end[q]) {
-                // Column q is done: the later ones move down, keeping their order.
-                for (std::size_t r = q + 1; r < live; ++r) {
-                    at[r - 1] = at[r];
-                    end[r - 1] = end[r];
-                    value[r - 1] = value[r];
-                }
-                --live;
-            } else {
-                ++q;
-            }
-        }
-    }
-    if (live == 1) {  // the last column's rest, one value
-        for (const lindex_t* p = at[0]; p != end[0]; ++p) {
-            yi[n] = *p;
-            yv[n] = value[0];
-            n += allow(*p) ? 1 : 0;
-        }
-    }
+    const std::size_t n = merge_live_columns(live, at, end, value, allow, yi, yv);
     y.indices().resize(n);
     y.values().resize_for_overwrite(n);
 }

@@ -189,6 +189,7 @@ std::size_t merge_columns(const lindex_t** at, const lindex_t** end, Y* value, A
 template <class Y, class Allow>
 std::size_t merge_live_columns(std::size_t live, const lindex_t** at, const lindex_t** end,
                                Y* value, Allow allow, lindex_t* yi, Y* yv) {
+    static_assert(kClaimMergeInputs == 4, "merge_live_columns() dispatches one to four columns");
     switch (live) {
         case 1:
             return merge_columns<1>(at, end, value, allow, yi, yv);

@@ -34,6 +34,12 @@ std::uint64_t BfsSolver::Impl::step(bool bottom_up, gindex_t depth, BfsResult& r
     kernel_record.result = &r;
     kernel_record.degree_sum.store(0, std::memory_order_relaxed);
     ws.result_epilogue_ran = false;
+    // The record's entry of each vertex found, which a kernel merging few inputs prefetches.
+    ws.result_epilogue_lines = {};
+    if (compact) {
+        ws.result_epilogue_lines = {reinterpret_cast<const std::byte*>(reached.data()),
+                                    sizeof(Reached)};
+    }
     if (grid.exec_backend() == ExecBackend::cuda && !bottom_up) {
         // The device push has kernels for the built-in semirings: (min, second) over a
         // frontier valued with its own ids gives the same (smallest) parents.

@@ -619,13 +619,18 @@ TEST(KernelsClaim, EpilogueSeesEveryOutputOnceWhereTheTeamWrites) {
         std::size_t nnz;
         bool runs;
         std::size_t inputs = 0;  // the call's inputs: the first this many even columns (0: all)
+        bool lines = false;      // lend the call where the epilogue writes (epilogue_lines)
     };
     const offset_t never = ~offset_t(0);
-    for (const Setting s :
+    for (const Setting& s :
          {Setting{"team plans and sorts", 3, never, never, 3000, 6000, true},
           Setting{"threads share a given plan", 2, never, never, 3000, 6000, true},
           Setting{"one thread sorts", 1, never, never, 3000, 6000, false},
           Setting{"one thread merges four inputs", 1, never, never, 3000, 6000, true, 4},
+          Setting{"one thread merges four inputs, prefetching the epilogue's entries", 1, never,
+                  never, 3000, 6000, true, 4, true},
+          Setting{"team plans and sorts, given the epilogue's entries", 3, never, never, 3000, 6000,
+                  true, 0, true},
           Setting{"bitmaps, products split", 3, 0, never, 3000, 6000, true},
           Setting{"bitmaps, outputs split", 2, 0, 0, 40000, 80000, true},
           Setting{"bitmaps, few outputs of a long block", 3, 0, never, lindex_t(1) << 22, 30,
@@ -677,6 +682,12 @@ TEST(KernelsClaim, EpilogueSeesEveryOutputOnceWhereTheTeamWrites) {
                 }
             };
         ws.epilogue = &record;
+        // Where the epilogue would write for each output: prefetched, never read.
+        const std::vector<std::int64_t> entries(s.lines ? std::size_t(k.n_out) : 0);
+        if (s.lines) {
+            ws.epilogue_lines = {reinterpret_cast<const std::byte*>(entries.data()),
+                                 sizeof(std::int64_t)};
+        }
         SparseVector<std::int64_t> y;
         claim_min(make_view(dcsc), ids, to_global, mv, y, ws);
         EXPECT_EQ(pairs_of(y), expect) << s.what;

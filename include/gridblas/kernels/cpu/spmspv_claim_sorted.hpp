@@ -268,7 +268,7 @@ std::size_t merge_columns(const lindex_t** at, const lindex_t** end, Y* value, A
 template <class Y, class A, class ToGlobal, class Allow>
 void claim_few_inputs(const CompressedView<A>& a, std::span<const lindex_t> ids,
                       const offset_t* first, const offset_t* start, ToGlobal to_global, Allow allow,
-                      SparseVector<Y>& y) {
+                      SparseVector<Y>& y, EpilogueLines lines = {}) {
     const lindex_t* at[kClaimMergeInputs];
     const lindex_t* end[kClaimMergeInputs];
     Y value[kClaimMergeInputs];
@@ -286,7 +286,18 @@ void claim_few_inputs(const CompressedView<A>& a, std::span<const lindex_t> ids,
     y.values().resize_for_overwrite(most);
     lindex_t* yi = y.indices().data();
     Y* yv = y.values().data();
-    const std::size_t n = merge_live_columns(live, at, end, value, allow, yi, yv);
+    std::size_t n = 0;
+    if (lines.base == nullptr) {
+        n = merge_live_columns(live, at, end, value, allow, yi, yv);
+    } else {
+        // Each output's epilogue entry is requested as the merge meets it (allowed or not,
+        // without a branch), so that the epilogue finds those lines in cache.
+        const auto allow_and_fetch = [&](lindex_t i) {
+            __builtin_prefetch(lines.base + std::size_t(i) * lines.stride, 1);
+            return allow(i);
+        };
+        n = merge_live_columns(live, at, end, value, allow_and_fetch, yi, yv);
+    }
     y.indices().resize(n);
     y.values().resize_for_overwrite(n);
 }
@@ -300,7 +311,8 @@ bool claim_by_sorting(const CompressedView<A>& a, std::span<const lindex_t> ids,
                       const offset_t* first, const offset_t* start, ToGlobal to_global, Allow allow,
                       SparseVector<Y>& y, ClaimWorkspace<Y>& ws, bool only_short_runs) {
     if (ids.size() <= kClaimMergeInputs) {
-        claim_few_inputs(a, ids, first, start, to_global, allow, y);
+        claim_few_inputs(a, ids, first, start, to_global, allow, y,
+                         ws.epilogue != nullptr ? ws.epilogue_lines : EpilogueLines{});
         // The merge has read the mask for the last time: the epilogue may change it.
         if (ws.epilogue != nullptr && y.nvals() != 0) {
             (*ws.epilogue)(std::span<const lindex_t>(y.indices().data(), y.nvals()),

@@ -59,6 +59,13 @@ template <class Slot>
 inline constexpr Slot kNoSlot = Slot(~Slot(0));
 }  // namespace detail
 
+/// Where an epilogue writes for each output: output i's entry is at `base + i * stride` bytes
+/// (ClaimWorkspace::epilogue_lines). Empty (null base): no entry to prefetch.
+struct EpilogueLines {
+    const std::byte* base = nullptr;
+    std::size_t stride = 0;
+};
+
 /// The slots of spmspv_claim(): for each output, the position in the call's input list of the
 /// input kept for it (the smallest for "min"), all bits set when it has none. A call of fewer
 /// than 2^16 inputs (a top-down BFS level from a few hundred hubs) keeps them in 2 bytes per
@@ -169,6 +176,11 @@ struct ClaimWorkspace {
     /// own outputs, and must not throw.
     const Epilogue* epilogue = nullptr;
     bool epilogue_ran = false;  ///< whether the last call handed its result to `epilogue`
+    /// Optional: where the epilogue writes for each output, so that a call of few inputs
+    /// (detail::claim_few_inputs()) can prefetch those lines as its merge meets each output
+    /// and the epilogue's cache misses overlap the merge. Not owned; leave it empty where the
+    /// epilogue has no per-output entry.
+    EpilogueLines epilogue_lines;
     ParallelPolicy policy;
 };
 

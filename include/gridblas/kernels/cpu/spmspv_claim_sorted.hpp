@@ -266,10 +266,14 @@ std::size_t merge_columns(const lindex_t** at, const lindex_t** end, Y* value, A
 /// cycles, timed inside the search (rdtsc), and the level 9-20 us in all; a merge that
 /// branched on the smaller head took 8,000-10,000 cycles (5,300-7,600 when run again at once,
 /// its data in cache), this one 7,600-9,800 (4,200-4,300 again). The vertices' record, which
-/// the BFS's epilogue then writes at random, takes longer than either: 11,000-19,000 cycles.
+/// the BFS's epilogue then writes at random, took longer than either: 11,000-19,000 cycles.
 /// Over nine rotating rounds of 256 searches (two threads) the level took 0.92 thousandths of
 /// the search's time with this merge and the record in the same pass, 0.97 with the branching
 /// merge and 1.10 with the keys (medians; this merge lower than the keys in nine of nine).
+/// Where the caller lends `lines` (ClaimWorkspace::epilogue_lines) the merge requests each
+/// output's epilogue entry as it meets it, so the record's misses overlap the merge: on a
+/// faster VM (AMD Zen 5) the record then took 3,000-3,500 cycles against 7,000-10,000, and the
+/// level 3.9-5.0 us (median) against 4.8-6.8, lower in six of six rotating rounds.
 template <class Y, class A, class ToGlobal, class Allow>
 void claim_few_inputs(const CompressedView<A>& a, std::span<const lindex_t> ids,
                       const offset_t* first, const offset_t* start, ToGlobal to_global, Allow allow,

@@ -607,7 +607,9 @@ TEST(KernelsClaim, EmptyShareDoesNotGiveUpSorting) {
 // ascending ranges, and the epilogue may mark its outputs in the mask (as a BFS marks them
 // visited) without changing the result, and so where one thread merges the columns of a few
 // inputs; elsewhere (one thread sorting the keys of more inputs, a few outputs of a long block
-// taken from the claim lists) it is not called and epilogue_ran stays false.
+// taken from the claim lists) it is not called and epilogue_ran stays false. The paths that
+// sort claims are also run lent the lines of a per-output array (epilogue_lines), which they
+// prefetch as they meet outputs: the result must not change.
 TEST(KernelsClaim, EpilogueSeesEveryOutputOnceWhereTheTeamWrites) {
     const ThreadsAtMost allow(3);
     struct Setting {
@@ -626,11 +628,13 @@ TEST(KernelsClaim, EpilogueSeesEveryOutputOnceWhereTheTeamWrites) {
          {Setting{"team plans and sorts", 3, never, never, 3000, 6000, true},
           Setting{"threads share a given plan", 2, never, never, 3000, 6000, true},
           Setting{"one thread sorts", 1, never, never, 3000, 6000, false},
+          Setting{"one thread sorts, prefetching the caller's entries", 1, never, never, 3000, 6000,
+                  false, 0, true},
           Setting{"one thread merges four inputs", 1, never, never, 3000, 6000, true, 4},
           Setting{"one thread merges four inputs, prefetching the epilogue's entries", 1, never,
                   never, 3000, 6000, true, 4, true},
-          Setting{"team plans and sorts, given the epilogue's entries", 3, never, never, 3000, 6000,
-                  true, 0, true},
+          Setting{"team plans and sorts, prefetching the epilogue's entries", 3, never, never, 3000,
+                  6000, true, 0, true},
           Setting{"bitmaps, products split", 3, 0, never, 3000, 6000, true},
           Setting{"bitmaps, outputs split", 2, 0, 0, 40000, 80000, true},
           Setting{"bitmaps, few outputs of a long block", 3, 0, never, lindex_t(1) << 22, 30,

@@ -171,7 +171,8 @@ void push_multiply(const SpmvLayout<T>& L, const LocalMask& mask,
         // The product is the input's global index: one claiming pass, no values gathered.
         ws.claim.policy = ws.spmspv.policy;
         ws.claim.epilogue = result_final && ws.result_epilogue ? &ws.result_epilogue : nullptr;
-        ws.claim.epilogue_lines = ws.result_epilogue_lines;
+        ws.claim.epilogue_lines =
+            result_final ? ws.result_epilogue_lines : kernels::EpilogueLines{};
         st = kernels::spmspv_claim<S>(
             view, std::span<const lindex_t>(ws.in_ids),
             [&](lindex_t j) { return L.input_global(j); }, mv, ws.y, ws.claim);

@@ -101,8 +101,9 @@ struct SpmvWorkspace {
     typename kernels::ClaimWorkspace<Y>::Epilogue result_epilogue;
     /// Whether the last call handed its whole result to `result_epilogue`.
     bool result_epilogue_ran = false;
-    /// Optional: where `result_epilogue` writes for each output (local id), lent to the kernel
-    /// with it (kernels::ClaimWorkspace::epilogue_lines) so that it can prefetch those lines.
+    /// Optional: where the caller writes for each output (local id), in `result_epilogue` or
+    /// after the call, lent to the kernel where the result is final
+    /// (kernels::ClaimWorkspace::epilogue_lines) so that it can prefetch those lines.
     kernels::EpilogueLines result_epilogue_lines;
 };
 

@@ -176,10 +176,11 @@ struct ClaimWorkspace {
     /// own outputs, and must not throw.
     const Epilogue* epilogue = nullptr;
     bool epilogue_ran = false;  ///< whether the last call handed its result to `epilogue`
-    /// Optional: where the epilogue writes for each output, so that a call of few inputs
-    /// (detail::claim_few_inputs()) can prefetch those lines as its merge meets each output
-    /// and the epilogue's cache misses overlap the merge. Not owned; leave it empty where the
-    /// epilogue has no per-output entry.
+    /// Optional: where the caller writes for each output of the result (in the epilogue, or
+    /// after the call where the epilogue does not run), so that a call that sorts its claims
+    /// can prefetch those lines as it meets each output (detail::claim_few_inputs()'s merge,
+    /// detail::collect_claim_keys()) and the writes' cache misses overlap the call. Not owned;
+    /// leave it empty where the caller has no per-output entry.
     EpilogueLines epilogue_lines;
     ParallelPolicy policy;
 };

@@ -712,10 +712,12 @@ TEST(KernelsClaim, EpilogueSeesEveryOutputOnceWhereTheTeamWrites) {
 // Calls of up to four inputs (kClaimMergeInputs) merge their columns straight into the
 // result: every output once, ascending, with its smallest input, for both semirings (the
 // sorted path keeps the smallest for `any` too), whatever the mask, with columns that tie at
-// every entry, overlap in part, are empty or are wholly masked, through one workspace and one
-// output vector that a larger result held before; five inputs take the keys' path.
+// every entry, overlap in part, are empty or are wholly masked, and with two columns of very
+// different lengths (merged in runs), the shorter first or second in call order, tying or not,
+// through one workspace and one output vector that a larger result held before; five inputs
+// take the keys' path.
 TEST(KernelsClaim, FewInputsMergeTheirColumns) {
-    const lindex_t n_out = 5000, n_in = 12;
+    const lindex_t n_out = 5000, n_in = 14;
     Case k{n_out, n_in, {}, {}};
     std::mt19937_64 rng(31);
     auto column = [&](lindex_t j, auto&& rows) {
@@ -742,7 +744,13 @@ TEST(KernelsClaim, FewInputsMergeTheirColumns) {
     column(5, every5);  // the same outputs as column 1: every head ties
     column(6, tail);
     column(7, std::vector<lindex_t>{n_out - 1});
-    for (lindex_t j = 8; j < n_in; ++j) column(j, std::vector<lindex_t>{j, lindex_t(j * 100)});
+    for (lindex_t j = 8; j < 12; ++j) column(j, std::vector<lindex_t>{j, lindex_t(j * 100)});
+    // A short column before a long one in call order, tying with it at 2500 and 4998 (two
+    // columns of which one is at least kClaimRunMergeRatio times the other merge in runs).
+    column(12, std::vector<lindex_t>{3, 2500, 4998});
+    std::vector<lindex_t> every2;
+    for (lindex_t i = 0; i < n_out; i += 2) every2.push_back(i);
+    column(13, every2);
     const ValueArray<Pattern> va(k.r.size());
     const auto dcsc = Dcsc<Pattern>::from_tuples(k.n_out, k.n_in, k.r, k.c, va);
     const auto view = make_view(dcsc);
@@ -753,9 +761,10 @@ TEST(KernelsClaim, FewInputsMergeTheirColumns) {
     // masked.
     std::vector<std::uint64_t> tail_bits(bitmap_words(n_out), 0);
     for (lindex_t i : tail) tail_bits[i >> 6] |= std::uint64_t(1) << (i & 63);
-    const std::vector<std::vector<lindex_t>> calls = {{0, 1, 3, 4},    {1, 5},       {3},
-                                                      {2, 4},          {1, 2, 5, 6}, {6, 7},
-                                                      {0, 1, 3, 4, 6}, {7},          {0, 5, 8, 9}};
+    const std::vector<std::vector<lindex_t>> calls = {
+        {0, 1, 3, 4},    {1, 5},  {3},          {2, 4},      {1, 2, 5, 6}, {6, 7},
+        {0, 1, 3, 4, 6}, {7},     {0, 5, 8, 9}, {3, 7},      {1, 3},       {3, 6},
+        {3, 8},          {0, 12}, {12, 13},     {6, 12, 13}, {2, 12, 13}};
     const ThreadsAtMost allow(2);
     for (int masked : {0, 1, 2, 3}) {
         MaskView mv = no_mask();
@@ -787,4 +796,11 @@ TEST(KernelsClaim, FewInputsMergeTheirColumns) {
     EXPECT_TRUE(reference_min(k, chosen_of(n_in, {6, 7}), to_global, [&](lindex_t i) {
                     return MaskView{tail_bits.data(), true}.allows(i);
                 }).empty());
+    // The short column first: its three outputs, two of them ties that keep its value.
+    const Pairs short_first =
+        reference_min(k, chosen_of(n_in, {12, 13}), to_global, [](lindex_t) { return true; });
+    EXPECT_EQ(short_first.size(), every2.size() + 1);
+    EXPECT_EQ(std::count_if(short_first.begin(), short_first.end(),
+                            [&](const auto& p) { return p.second == to_global(12); }),
+              3);
 }

@@ -208,6 +208,9 @@ inline constexpr std::size_t kMergePrefetchEntries = 32 * kLineEntries;
 
 /// Calls of up to this many inputs merge their columns straight into y (claim_few_inputs()).
 inline constexpr std::size_t kClaimMergeInputs = 4;
+/// Two columns merge in runs (merge_two_by_runs()) where one has this many times the entries
+/// of the other.
+inline constexpr std::size_t kClaimRunMergeRatio = 4;
 
 template <std::size_t K, class Y, class Allow>
 std::size_t merge_columns(const lindex_t** at, const lindex_t** end, Y* value, Allow allow,
@@ -232,6 +235,40 @@ std::size_t merge_live_columns(std::size_t live, const lindex_t** at, const lind
     }
 }
 
+/// merge_columns() of two columns one of which has at least kClaimRunMergeRatio times the
+/// entries of the other: the longer column is copied in runs, each ended by the next entry of
+/// the shorter, so that the loop branches once per entry of the shorter column (mispredicted
+/// about once a run) rather than selecting between two heads at every output. On the second
+/// level of a Kronecker scale-20 search (columns of 435 and 44 entries), in runs switching
+/// between the two merges on every search (512 searches of one key, two threads, AMD Zen 5
+/// VM), the level's median time was lower with this one in 12 runs of 13: 3.15-3.45 us against
+/// 3.40-3.79 in the eight runs whose process was in its faster state.
+template <class Y, class Allow>
+std::size_t merge_two_by_runs(const lindex_t** at, const lindex_t** end, const Y* value,
+                              Allow allow, lindex_t* yi, Y* yv) {
+    const std::size_t l = end[0] - at[0] >= end[1] - at[1] ? 0 : 1;  // the longer
+    const lindex_t* lp = at[l];
+    const lindex_t* const le = end[l];
+    const Y lv = value[l];
+    const Y sv = value[1 - l];
+    std::size_t n = 0;
+    const auto put = [&](lindex_t i, Y v) {
+        yi[n] = i;  // kept if allowed
+        yv[n] = v;
+        n += allow(i) ? 1 : 0;
+    };
+    for (const lindex_t* sp = at[1 - l]; sp != end[1 - l]; ++sp) {
+        const lindex_t x = *sp;
+        for (; lp != le && *lp < x; ++lp) put(*lp, lv);
+        // A tie takes the value of the first column in call order.
+        const bool tie = lp != le && *lp == x;
+        put(x, tie ? value[0] : sv);
+        lp += tie ? 1 : 0;
+    }
+    for (; lp != le; ++lp) put(*lp, lv);
+    return n;
+}
+
 /// Merges K columns, each with entries [at[k], end[k]) and the value value[k], in call order,
 /// into yi/yv (allowed outputs only); returns the outputs written. Each step takes the
 /// smallest head, with the value of the first column whose head it is, and moves on every
@@ -243,6 +280,13 @@ template <std::size_t K, class Y, class Allow>
 std::size_t merge_columns(const lindex_t** at, const lindex_t** end, Y* value, Allow allow,
                           lindex_t* yi, Y* yv) {
     std::size_t n = 0;
+    if constexpr (K == 2) {
+        const std::size_t len0 = std::size_t(end[0] - at[0]);
+        const std::size_t len1 = std::size_t(end[1] - at[1]);
+        if (std::min(len0, len1) * kClaimRunMergeRatio <= std::max(len0, len1)) {
+            return merge_two_by_runs(at, end, value, allow, yi, yv);
+        }
+    }
     if constexpr (K == 1) {
         const Y v = value[0];
         for (const lindex_t* p = at[0]; p != end[0]; ++p) {

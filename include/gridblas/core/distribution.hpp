@@ -65,8 +65,12 @@ struct Distribution {
         const int k = piece_of(g);
         return lindex_t(gindex_t(col_of_piece(k)) * nb + (g - gindex_t(k) * nb));
     }
-    /// Global row of local row r in row block i.
+    /// Global row of local row r in row block i. A grid of one column (one piece per row
+    /// block) or of one row (the row space in order) needs no division: kernels call this for
+    /// every output they write.
     gindex_t global_row(int i, lindex_t r) const {
+        if (pc == 1) return gindex_t(i) * nb + gindex_t(r);
+        if (pr == 1) return gindex_t(r);
         const gindex_t j = gindex_t(r) / nb;
         return (j * pr + i) * nb + gindex_t(r) % nb;
     }

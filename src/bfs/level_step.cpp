@@ -34,7 +34,8 @@ std::uint64_t BfsSolver::Impl::step(bool bottom_up, gindex_t depth, BfsResult& r
     kernel_record.result = &r;
     kernel_record.degree_sum.store(0, std::memory_order_relaxed);
     ws.result_epilogue_ran = false;
-    // The record's entry of each vertex found, which a kernel merging few inputs prefetches.
+    // The record's entry of each vertex found, which the claim kernel's sorted paths prefetch
+    // (lent to it only where the level's result is the kernel's as it is).
     ws.result_epilogue_lines = {};
     if (compact) {
         ws.result_epilogue_lines = {reinterpret_cast<const std::byte*>(reached.data()),

@@ -396,8 +396,7 @@ bool claim_by_sorting(const CompressedView<A>& a, std::span<const lindex_t> ids,
                       const offset_t* first, const offset_t* start, ToGlobal to_global, Allow allow,
                       SparseVector<Y>& y, ClaimWorkspace<Y>& ws, bool only_short_runs) {
     if (ids.size() <= kClaimMergeInputs) {
-        claim_few_inputs(a, ids, first, start, to_global, allow, y,
-                         ws.epilogue != nullptr ? ws.epilogue_lines : EpilogueLines{});
+        claim_few_inputs(a, ids, first, start, to_global, allow, y, ws.epilogue_lines);
         // The merge has read the mask for the last time: the epilogue may change it.
         if (ws.epilogue != nullptr && y.nvals() != 0) {
             (*ws.epilogue)(std::span<const lindex_t>(y.indices().data(), y.nvals()),
